@@ -1,0 +1,23 @@
+/**
+ * Benchmark target, run as its own process: `full` is Gaffer's whole stack on a fresh embedded data
+ * directory; `bare` is a plain Fastify server answering the same /health body. Prints the port.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { configWith } from '../src/config.js';
+import { startServer } from '../src/server.js';
+
+const kind = process.argv[2];
+if (kind === 'bare') {
+  const app = Fastify();
+  app.get('/health', async () => ({ status: 'ok', version: '0.0.0', uptime_seconds: Math.round(process.uptime()) }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
+} else {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-'));
+  const server = await startServer(configWith({ dataDir, port: 0, logLevel: 'warn' }));
+  console.log(JSON.stringify({ port: Number(new URL(server.url).port) }));
+}

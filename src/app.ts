@@ -1,0 +1,69 @@
+/**
+ * Builds the Fastify application: platform plugins first (conventions, metrics, API docs, auth,
+ * probes), then each module's routes. Building does no listening, so tests inject requests directly.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Platform } from './platform/context.js';
+import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
+import { validatorCompiler } from './platform/http/validation.js';
+import { registerMetrics } from './platform/http/metrics.js';
+import { registerOpenApi } from './platform/http/openapi.js';
+import { registerProbes } from './platform/http/probes.js';
+import { registerAuth } from './platform/http/auth/index.js';
+import { createSettings, type SettingsModule } from './modules/settings/index.js';
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  /** pino options or false; defaults to JSON logs at GAFFER_LOG_LEVEL. */
+  logger?: boolean | Record<string, unknown>;
+}
+
+export interface Gaffer {
+  app: App;
+  settings: SettingsModule;
+}
+
+/** Log fields that must never reach a log line. */
+export const REDACTED_LOG_PATHS = [
+  'req.headers["x-agent-token"]',
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'headers["x-agent-token"]',
+  'headers.cookie',
+  '*.token',
+  '*.secret',
+  '*.git_token',
+  '*.bot_token',
+];
+
+export async function buildApp(platform: Platform, options: BuildOptions = {}): Promise<Gaffer> {
+  const { config } = platform;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    bodyLimit: config.bodyLimitBytes,
+    requestIdHeader: false,
+    // Per-request lines are logged at debug by the conventions hook; errors are always logged.
+    logController: new LogController({ requestIdLogLabel: 'correlation_id', disableRequestLogging: true }),
+    genReqId: (req) => {
+      const incoming = req.headers['x-correlation-id'];
+      return typeof incoming === 'string' && acceptCorrelationId(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: config.trustedProxies,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
+
+  registerConventions(app);
+  registerMetrics(app);
+  await registerOpenApi(app);
+  await registerAuth(app, platform);
+  registerProbes(app, platform);
+
+  const settings = await createSettings(platform);
+  settings.registerRoutes(app);
+
+  return { app, settings };
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * The `gaffer` command line: start the service, apply migrations, print tokens and login links,
+ * print the configuration table.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, type Config, configMarkdownTable, loadConfig } from './config.js';
+import { openDatabase } from './platform/db/client.js';
+import { CEO_IDENTITY, expiringToken, isRole, staticToken } from './platform/http/auth/index.js';
+import { loginUrl } from './platform/http/auth/login-page.js';
+import { loadOrCreateSecret } from './platform/http/auth/secret.js';
+import { startServer } from './server.js';
+
+const USAGE = `usage: gaffer <command>
+
+  start                         run the service (prints the panel login URL)
+  migrate                       apply database migrations and exit
+  token ceo                     print the CEO's static token (for the panel or integrations)
+  token <id> --role R [--team T] [--ttl SECONDS]
+                                print a token for an identity (expiring when --ttl is given)
+  login-url                     print a fresh panel login URL
+  config [--markdown]           print the configuration table`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start':
+      return start(loadConfig());
+    case 'migrate': {
+      const config = loadConfig();
+      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+      await database.close();
+      console.log(`migrations applied (${database.kind})`);
+      return 0;
+    }
+    case 'token':
+      return printToken(loadConfig(), rest);
+    case 'login-url': {
+      const config = loadConfig();
+      console.log(loginUrl(config, loadOrCreateSecret(config), new Date()));
+      return 0;
+    }
+    case 'config':
+      console.log(configMarkdownTable());
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      console.error(`gaffer: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function start(config: Config): Promise<number> {
+  const server = await startServer(config);
+  const shutdown = (signal: string) => {
+    server.app.log.info({ signal }, 'shutting down');
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  const login = loginUrl(config.publicUrl ? config : { ...config, publicUrl: server.url }, server.platform.secret, new Date());
+  process.stdout.write(`\nGaffer is running at ${server.url}\nOpen the panel: ${login}\nAPI docs: ${server.url}/docs\n\n`);
+  return -1;
+}
+
+function printToken(config: Config, args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { role: { type: 'string' }, team: { type: 'string' }, ttl: { type: 'string' } },
+  });
+  const [id] = positionals;
+  if (!id) {
+    console.error(`gaffer token: name an identity\n\n${USAGE}`);
+    return 2;
+  }
+  const secret = loadOrCreateSecret(config);
+  const subject = id === 'ceo' && !values.role ? CEO_IDENTITY : { id, role: values.role ?? '', team: values.team ?? '' };
+  if (!isRole(subject.role)) {
+    console.error(`gaffer token: --role must be one of the roles (got "${subject.role}")`);
+    return 2;
+  }
+  const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
+  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
+    console.error('gaffer token: --ttl must be a positive number of seconds');
+    return 2;
+  }
+  console.log(ttl ? expiringToken(secret, subject, ttl) : staticToken(secret, subject));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) console.error(`gaffer: invalid configuration: ${error.message}`);
+    else console.error(`gaffer: ${(error as Error).stack ?? error}`);
+    process.exit(1);
+  },
+);

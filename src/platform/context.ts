@@ -1,0 +1,15 @@
+/** The infrastructure handed to every module: the parts with side effects, opened once per process. */
+import type { Cache, Locks } from './cache/types.js';
+import type { Clock } from './clock.js';
+import type { Database } from './db/client.js';
+import type { Config } from '../config.js';
+
+export interface Platform {
+  readonly config: Config;
+  readonly database: Database;
+  readonly cache: Cache;
+  readonly locks: Locks;
+  readonly clock: Clock;
+  /** HMAC secret for tokens and the key source for encryption at rest. Never logged. */
+  readonly secret: string;
+}

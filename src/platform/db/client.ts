@@ -1,0 +1,104 @@
+/**
+ * One database handle for the whole process: PGlite (real Postgres in WASM) persisted under the
+ * data directory by default, or a node-postgres pool when GAFFER_DATABASE_URL is set. Both speak
+ * the same SQL through the same Drizzle query builder and share one set of migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
+import { applyMigrations } from './migrate.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds meet here
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, any>>;
+
+/** Rows of a raw SQL query; both drivers answer `{ rows }`. */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Resolves when a trivial query round-trips. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; absent means embedded PGlite. */
+  url?: string | undefined;
+  /** PGlite directory; absent (with no url) means an in-memory database, for tests. */
+  dataDir?: string | undefined;
+  poolSize?: number;
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const database = options.url ? openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir);
+  if (options.migrate !== false) {
+    try {
+      await applyMigrations(database);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let location: string | undefined;
+  let unlock = () => {};
+  if (dataDir) {
+    location = join(dataDir, 'pglite');
+    mkdirSync(location, { recursive: true });
+    unlock = lockDataDir(location);
+  }
+  let client: PGlite;
+  try {
+    client = location ? await PGlite.create(location) : await PGlite.create();
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const db = drizzlePglite({ client }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+      unlock();
+    },
+  };
+}
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

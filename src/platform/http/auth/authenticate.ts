@@ -1,0 +1,113 @@
+/**
+ * Resolves the caller of every /api request. A token (X-Agent-Token) or a panel session cookie
+ * proves the identity; in secure mode one of them is required and the role is what it proves,
+ * never what a header claims. With secure mode off, identity headers are trusted, but a token that
+ * is presented must still verify.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Platform } from '../../context.js';
+import { AppError } from '../errors.js';
+import { CEO_IDENTITY, type Identity, isRole } from './identity.js';
+import { findSession, SESSION_COOKIE } from './sessions.js';
+import { verifyToken } from './tokens.js';
+
+/** What the identity headers claim; a token, when present, has the final word. */
+export interface ClaimedIdentity {
+  id: string | undefined;
+  role: string | undefined;
+  team: string | undefined;
+}
+
+export function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function registerAuthentication(app: FastifyInstance, platform: Platform): void {
+  app.decorateRequest('identity', null);
+  app.addHook('onRequest', async (request) => {
+    if (!isApiRequest(request) || request.routeOptions.config?.public) return;
+    request.identity = await authenticate(request, platform);
+  });
+}
+
+/**
+ * Decided on the matched route pattern, not the raw URL: the router decodes percent-escapes, so
+ * `/%61pi/x` reaches the `/api/x` handler while its raw URL does not start with `/api/`.
+ */
+function isApiRequest(request: FastifyRequest): boolean {
+  const path = request.routeOptions.url ?? request.url;
+  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
+}
+
+/** The identity headers, with the role checked against the known roles (400 otherwise). */
+export function claimedIdentity(request: FastifyRequest): ClaimedIdentity {
+  const claimed = {
+    id: headerValue(request, 'x-agent-id'),
+    role: headerValue(request, 'x-agent-role')?.toLowerCase(),
+    team: headerValue(request, 'x-agent-team'),
+  };
+  if (claimed.role !== undefined && !isRole(claimed.role)) {
+    throw new AppError(400, 'invalid_identity', `X-Agent-Role "${claimed.role}" is not a role`);
+  }
+  return claimed;
+}
+
+/**
+ * The identity a token proves, or a 401. An expiring token names its own subject (any claimed
+ * header must agree with it). A static token with no X-Agent-ID is the panel/integrator form: it
+ * must be the CEO's, and a claimed role or team must still match.
+ */
+export function identityFromToken(token: string, claimed: ClaimedIdentity, platform: Platform): Identity {
+  const subject = claimed.id || token.includes('.') ? claimed : { ...CEO_IDENTITY, ...definedOnly(claimed) };
+  const verdict = verifyToken(platform.secret, token, subject, platform.clock.now());
+  if (!verdict.ok) {
+    if (verdict.reason === 'expired') {
+      throw new AppError(401, 'token_expired', 'X-Agent-Token has expired; ask for a fresh one');
+    }
+    throw new AppError(
+      401,
+      'invalid_token',
+      'X-Agent-Token does not match the identity it is presented with',
+    );
+  }
+  const { id, role, team } = verdict.subject;
+  if (!isRole(role)) throw new AppError(401, 'invalid_token', 'X-Agent-Token names an unknown role');
+  return { id, role, team, via: 'token', ...(verdict.expiresAt ? { expiresAt: verdict.expiresAt } : {}) };
+}
+
+async function authenticate(request: FastifyRequest, platform: Platform): Promise<Identity | null> {
+  const { config, clock } = platform;
+  const claimed = claimedIdentity(request);
+
+  const token = headerValue(request, 'x-agent-token');
+  if (token) return identityFromToken(token, claimed, platform);
+
+  const cookie = request.cookies?.[SESSION_COOKIE];
+  if (cookie) {
+    const session = await findSession(platform.database.db, cookie, clock.now());
+    if (session) return session;
+    if (config.secureMode)
+      throw new AppError(401, 'session_expired', 'the panel session has expired; sign in again');
+  }
+
+  if (config.secureMode) {
+    throw new AppError(
+      401,
+      'missing_token',
+      'send X-Agent-Token (or sign in to the panel); secure mode is on',
+    );
+  }
+  if (claimed.id && claimed.role && isRole(claimed.role)) {
+    return { id: claimed.id, role: claimed.role, team: claimed.team ?? '', via: 'header' };
+  }
+  return null;
+}
+
+/** Keeps the role/team a bare-token caller claimed, so a mismatch with the CEO subject is caught. */
+function definedOnly(claimed: ClaimedIdentity) {
+  return {
+    ...(claimed.role ? { role: claimed.role } : {}),
+    ...(claimed.team !== undefined ? { team: claimed.team } : {}),
+  };
+}

@@ -1,0 +1,126 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptCorrelationId, registerConventions, SHORT_ID_REMEDIATE } from './conventions.js';
+import { AppError, ProviderRateLimitError } from './errors.js';
+import { validatorCompiler } from './validation.js';
+
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  app = Fastify({
+    bodyLimit: 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-correlation-id'];
+      return typeof incoming === 'string' && acceptCorrelationId(incoming) ? incoming : crypto.randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler());
+  registerConventions(app);
+  app.get('/api/tasks/:id', { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async () => ({ ok: true }));
+  app.post(
+    '/api/things',
+    {
+      schema: {
+        body: Type.Object(
+          { task_id: Type.String({ format: 'uuid' }), count: Type.Integer({ minimum: 1 }), name: Type.String() },
+          { additionalProperties: false },
+        ),
+      },
+    },
+    async () => ({ ok: true }),
+  );
+  app.get('/api/conflict', async () => {
+    throw new AppError(409, 'already_claimed', 'the task is already claimed', { owner: 'be-dev-1' });
+  });
+  app.get('/api/provider', async () => {
+    throw new ProviderRateLimitError('anthropic', 12.2);
+  });
+  app.get('/api/provider-unknown-wait', async () => {
+    throw new ProviderRateLimitError('openai', undefined);
+  });
+  app.get('/api/boom', async () => {
+    throw new Error('database exploded with secret detail');
+  });
+  await app.ready();
+});
+afterAll(() => app.close());
+
+describe('correlation id and timing', () => {
+  it('echoes a caller-provided X-Correlation-ID and reports the response time', async () => {
+    const response = await app.inject({ url: '/api/tasks/not-a-uuid', headers: { 'x-correlation-id': 'req-42' } });
+    expect(response.headers['x-correlation-id']).toBe('req-42');
+    expect(response.json().correlation_id).toBe('req-42');
+    expect(response.headers['x-response-time-ms']).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('generates one when absent or unusable', async () => {
+    const plain = await app.inject({ url: '/api/nowhere' });
+    expect(plain.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const hostile = await app.inject({ url: '/api/nowhere', headers: { 'x-correlation-id': 'a b\u0007<script>' } });
+    expect(hostile.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('error model', () => {
+  it('answers unknown paths with a clean 404', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/api/never/heard/of?x=1' });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ error: { code: 'not_found', message: 'no route DELETE /api/never/heard/of' } });
+  });
+
+  it('maps domain errors to their status, code and details', async () => {
+    const response = await app.inject({ url: '/api/conflict' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toMatchObject({ error: { code: 'already_claimed', details: { owner: 'be-dev-1' } } });
+  });
+
+  it('gives 422 with field-level details, never coercing body types', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/things',
+      payload: { task_id: '6f1c2a9e-4b7d-4c1e-9a3b-2d5e8f0a1b2c', count: '3', extra: true },
+    });
+    expect(response.statusCode).toBe(422);
+    const fields = response.json().error.details.map((d: { field: string }) => d.field);
+    expect(fields).toEqual(expect.arrayContaining(['body.count', 'body.name', 'body']));
+    expect(response.json().error.remediate).toBeUndefined();
+  });
+
+  it('adds the full-UUID remediation when an 8-character short task id is sent', async () => {
+    const inBody = await app.inject({ method: 'POST', url: '/api/things', payload: { task_id: '6f1c2a9e', count: 1, name: 'x' } });
+    expect(inBody.statusCode).toBe(422);
+    expect(inBody.json().error.remediate).toBe(SHORT_ID_REMEDIATE);
+    const inPath = await app.inject({ url: '/api/tasks/6F1C2A9E' });
+    expect(inPath.statusCode).toBe(422);
+    expect(inPath.json().error).toMatchObject({ code: 'validation_failed', remediate: SHORT_ID_REMEDIATE });
+    const notShort = await app.inject({ url: '/api/tasks/banana' });
+    expect(notShort.json().error.remediate).toBeUndefined();
+  });
+
+  it('refuses an oversized body with 413 and unreadable JSON with 400', async () => {
+    const big = await app.inject({ method: 'POST', url: '/api/things', payload: { name: 'x'.repeat(4096) } });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().error.code).toBe('payload_too_large');
+    const broken = await app.inject({ method: 'POST', url: '/api/things', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.code).toBe('invalid_json');
+  });
+
+  it('maps a provider rate limit to 429 with Retry-After', async () => {
+    const response = await app.inject({ url: '/api/provider' });
+    expect(response.statusCode).toBe(429);
+    expect(response.headers['retry-after']).toBe('13');
+    expect(response.json().error).toMatchObject({ code: 'rate_limit_exceeded', details: { provider: 'anthropic' } });
+    const unknownWait = await app.inject({ url: '/api/provider-unknown-wait' });
+    expect(unknownWait.headers['retry-after']).toBe('60');
+  });
+
+  it('hides the detail of unexpected errors behind a 500', async () => {
+    const response = await app.inject({ url: '/api/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('secret detail');
+    expect(response.json().error.code).toBe('internal_error');
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * HTTP conventions shared by every route: correlation id and response-time headers, the error
+ * model, 404 for unknown paths, 413/415/400 for unreadable bodies, 422 with field details, and the
+ * 429 mapping of provider rate limits.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorBody, type FieldProblem, ProviderRateLimitError } from './errors.js';
+
+const SHORT_ID = /^[0-9a-f]{8}$/i;
+export const SHORT_ID_REMEDIATE =
+  'Use the full 36-character task UUID, not the 8-character short form shown in branch names and commit prefixes.';
+
+/** Accept a caller's correlation id only if it is a sane token; otherwise make a fresh one. */
+export function acceptCorrelationId(value: string | undefined): boolean {
+  return value !== undefined && /^[A-Za-z0-9._:-]{1,128}$/.test(value);
+}
+
+export function registerConventions(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-correlation-id', request.id);
+    reply.header('x-response-time-ms', reply.elapsedTime.toFixed(2));
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request served');
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(request, reply, new AppError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ProviderRateLimitError) reply.header('retry-after', String(retryAfterSeconds(error)));
+    sendError(request, reply, toAppError(error, request));
+  });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): void {
+  if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+      ...(error.remediate === undefined ? {} : { remediate: error.remediate }),
+    },
+    correlation_id: request.id,
+  };
+  reply.status(error.statusCode).type('application/json').send(body);
+}
+
+function toAppError(error: FastifyError | Error, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof ProviderRateLimitError) {
+    return new AppError(429, 'rate_limit_exceeded', error.message, {
+      provider: error.provider,
+      retry_after_seconds: retryAfterSeconds(error),
+    });
+  }
+  const fe = error as FastifyError;
+  if (fe.validation) return validationError(fe, request);
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', `request body exceeds the limit of ${request.routeOptions.bodyLimit} bytes`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, 'unsupported_media_type', 'send the body as application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError(400, 'invalid_json', fe.message);
+  }
+  const status = fe.statusCode;
+  if (status && status >= 400 && status < 500) return new AppError(status, 'bad_request', fe.message);
+  request.log.error({ err: error }, 'unhandled error');
+  return new AppError(500, 'internal_error', 'an internal error occurred');
+}
+
+function validationError(error: FastifyError, request: FastifyRequest): AppError {
+  const context = (error.validationContext ?? 'body') as 'body' | 'params' | 'querystring' | 'headers';
+  const source: unknown = context === 'querystring' ? request.query : request[context];
+  const problems: FieldProblem[] = [];
+  let remediate: string | undefined;
+  for (const issue of error.validation ?? []) {
+    const segments = issue.instancePath.split('/').filter(Boolean);
+    const missing = (issue.params as { missingProperty?: string }).missingProperty;
+    if (missing) segments.push(missing);
+    const field = [context === 'querystring' ? 'query' : context, ...segments].join('.');
+    problems.push({ field, message: missing ? 'is required' : (issue.message ?? 'is invalid') });
+    if (isTaskIdField(segments, request) && SHORT_ID.test(String(valueAt(source, segments) ?? ''))) {
+      remediate = SHORT_ID_REMEDIATE;
+    }
+  }
+  return new AppError(422, 'validation_failed', 'the request is invalid', problems, remediate);
+}
+
+function isTaskIdField(segments: string[], request: FastifyRequest): boolean {
+  const name = segments.at(-1);
+  if (name === 'task_id' || name === 'parent_task_id') return true;
+  return name === 'id' && (request.routeOptions.url ?? '').startsWith('/api/tasks/');
+}
+
+function valueAt(source: unknown, path: string[]): unknown {
+  let current = source;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}
+
+/** Seconds a client should wait: the provider's own hint, else a conservative minute. */
+function retryAfterSeconds(error: ProviderRateLimitError): number {
+  return error.retryAfterSeconds === undefined ? 60 : Math.max(1, Math.ceil(error.retryAfterSeconds));
+}

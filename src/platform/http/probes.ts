@@ -1,0 +1,141 @@
+/**
+ * Root-level probes: /health (liveness), /ready (database and cache, each with a timeout; 503 and a
+ * degraded payload when either is down), and the internal-only /_guard/status and /metrics, which
+ * answer 404 to anyone outside loopback and GAFFER_INTERNAL_NETWORKS.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Platform } from '../context.js';
+import { version } from '../version.js';
+import { AppError } from './errors.js';
+import { sendError } from './conventions.js';
+import { internalNetworkList, isInternalRequest } from './internal-network.js';
+
+const Check = Type.Object({
+  ok: Type.Boolean(),
+  latency_ms: Type.Number(),
+  error: Type.Optional(Type.String()),
+});
+
+const ReadyBody = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  checks: Type.Object({
+    database: Type.Intersect([Check, Type.Object({ kind: Type.String() })]),
+    cache: Type.Intersect([Check, Type.Object({ mode: Type.String() })]),
+  }),
+});
+
+async function timedCheck(run: () => Promise<void>, timeoutMs: number) {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      run(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+    return { ok: true, latency_ms: round(performance.now() - started) };
+  } catch (error) {
+    return { ok: false, latency_ms: round(performance.now() - started), error: (error as Error).message || String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const round = (ms: number) => Math.round(ms * 100) / 100;
+
+export function registerProbes(app: FastifyInstance, platform: Platform): void {
+  const { config, database, cache } = platform;
+  const internal = internalNetworkList(config.internalNetworks);
+  const internalOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isInternalRequest(internal, request)) {
+      sendError(request, reply, new AppError(404, 'not_found', `no route ${request.method} ${request.url}`));
+      return reply;
+    }
+  };
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['probes'],
+        summary: 'Liveness: 200 once the app is up',
+        response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), uptime_seconds: Type.Number() }) },
+      },
+    },
+    async () => ({ status: 'ok' as const, version, uptime_seconds: Math.round(process.uptime()) }),
+  );
+
+  app.get(
+    '/ready',
+    {
+      schema: {
+        tags: ['probes'],
+        summary: 'Readiness: checks the database and the cache store',
+        description: '200 when both answer within GAFFER_READY_TIMEOUT_MS; 503 with a degraded payload otherwise.',
+        response: { 200: ReadyBody, 503: ReadyBody },
+      },
+    },
+    async (_request, reply) => {
+      const [db, kv] = await Promise.all([
+        timedCheck(() => database.ping(), config.readyTimeoutMs),
+        timedCheck(() => cache.ping(), config.readyTimeoutMs),
+      ]);
+      const healthy = db.ok && kv.ok;
+      reply.status(healthy ? 200 : 503);
+      return {
+        status: healthy ? ('ok' as const) : ('degraded' as const),
+        checks: { database: { ...db, kind: database.kind }, cache: { ...kv, mode: cache.mode } },
+      };
+    },
+  );
+
+  app.get(
+    '/_guard/status',
+    {
+      onRequest: internalOnly,
+      schema: {
+        tags: ['probes'],
+        summary: 'Internal guard readiness (loopback and GAFFER_INTERNAL_NETWORKS only; 404 to anyone else)',
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            client_ip: Type.String(),
+            guard: Type.Object({
+              scan_response_body: Type.Boolean(),
+              log_suspicious_level: Type.String(),
+              telemetry_enabled: Type.Boolean(),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => ({
+      status: 'ok' as const,
+      client_ip: request.ip,
+      guard: {
+        scan_response_body: config.guardScanResponseBody,
+        log_suspicious_level: config.guardLogSuspiciousLevel,
+        telemetry_enabled: config.guardTelemetryEnabled,
+      },
+    }),
+  );
+
+  app.get(
+    '/metrics',
+    {
+      onRequest: internalOnly,
+      schema: {
+        tags: ['probes'],
+        summary: 'Prometheus metrics (loopback and GAFFER_INTERNAL_NETWORKS only; 404 to anyone else)',
+        produces: ['text/plain'],
+        response: { 200: Type.String() },
+      },
+    },
+    async (_request, reply) => {
+      reply.type(app.metrics.contentType);
+      return app.metrics.metrics();
+    },
+  );
+}

@@ -1,0 +1,85 @@
+/** The `gaffer` command as a person runs it: a real process, real port, real data directory. */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { configMarkdownTable } from '../src/config.js';
+import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
+import { staticToken, verifyToken } from '../src/platform/http/auth/tokens.js';
+
+const run = promisify(execFile);
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+const nodeArgs = ['--import', 'tsx', MAIN];
+
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let child: ChildProcess | undefined;
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'gaffer-cli-'));
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GAFFER_')));
+  env = { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '0', GAFFER_LOG_LEVEL: 'warn' };
+});
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
+  child = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('gaffer CLI', () => {
+  it('stops on an invalid variable with a one-line message naming it', async () => {
+    const failure = await run('node', [...nodeArgs, 'start'], { env: { ...env, GAFFER_PORT: 'eighty' } }).catch((e) => e);
+    expect(failure.code).toBe(1);
+    expect(failure.stderr.trim()).toBe('gaffer: invalid configuration: GAFFER_PORT: expected a whole number, got "eighty"');
+  });
+
+  it('prints the configuration table', async () => {
+    const { stdout } = await run('node', [...nodeArgs, 'config'], { env });
+    expect(stdout.trim()).toBe(configMarkdownTable());
+  });
+
+  it('prints the CEO token for the generated secret, and expiring tokens for other identities', async () => {
+    const { stdout } = await run('node', [...nodeArgs, 'token', 'ceo'], { env });
+    const secret = readFileSync(join(dataDir, 'auth-secret'), 'utf8').trim();
+    expect(stdout.trim()).toBe(staticToken(secret, CEO_IDENTITY));
+
+    const agent = await run('node', [...nodeArgs, 'token', 'be-dev-1', '--role', 'developer', '--team', 'backend', '--ttl', '600'], { env });
+    const verdict = verifyToken(secret, agent.stdout.trim(), {});
+    expect(verdict).toMatchObject({ ok: true, subject: { id: 'be-dev-1', role: 'developer', team: 'backend' } });
+
+    const bad = await run('node', [...nodeArgs, 'token', 'x', '--role', 'wizard'], { env }).catch((e) => e);
+    expect(bad.code).toBe(2);
+  });
+
+  it('starts, serves the probes and docs, prints a working panel login URL, and stops on SIGTERM', async () => {
+    child = spawn('node', [...nodeArgs, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const deadline = Date.now() + 30_000;
+    while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const login = /Open the panel: (\S+)/.exec(output)?.[1];
+    expect(login).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login#token=/);
+    const url = new URL(login!);
+    const base = url.origin;
+
+    for (const path of ['/health', '/ready', '/docs/', '/login']) {
+      expect((await fetch(base + path)).status, path).toBe(200);
+    }
+    const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
+    const session = await fetch(`${base}/api/auth/session`, { method: 'POST', headers: { 'x-agent-token': token } });
+    expect(session.status).toBe(200);
+    expect(session.headers.get('set-cookie')).toMatch(/gaffer_session=.*HttpOnly.*SameSite=Strict/i);
+
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }, 60_000);
+});

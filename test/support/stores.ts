@@ -1,0 +1,100 @@
+/**
+ * Real stores for tests. PGlite in a temp directory by default; a fresh PostgreSQL database per
+ * test when GAFFER_TEST_DATABASE_URL is set; Redis (with a key prefix of its own) when
+ * GAFFER_TEST_REDIS_URL is set, else the in-process cache. `platform()` may be called again after
+ * closing the previous one: that is an app restart on the same data.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type Config, configWith } from '../../src/config.js';
+import { openStores } from '../../src/platform/cache/index.js';
+import { type Clock, systemClock } from '../../src/platform/clock.js';
+import type { Platform } from '../../src/platform/context.js';
+import { openDatabase } from '../../src/platform/db/client.js';
+
+export const testDatabaseUrl = process.env.GAFFER_TEST_DATABASE_URL || undefined;
+export const testRedisUrl = process.env.GAFFER_TEST_REDIS_URL || undefined;
+
+export interface TestPlatform extends Platform {
+  close(): Promise<void>;
+}
+
+export interface TestStores {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly keyPrefix: string;
+  /** Opens the platform on these stores (again, after a close, to simulate a restart). */
+  platform(options?: { config?: Partial<Config>; clock?: Clock }): Promise<TestPlatform>;
+  /** Removes the temp directory and drops the PostgreSQL database. */
+  dispose(): Promise<void>;
+}
+
+export async function createTestStores(): Promise<TestStores> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-'));
+  const suffix = randomBytes(6).toString('hex');
+  const keyPrefix = `gaffer-test:${suffix}:`;
+  let databaseUrl: string | undefined;
+  let databaseName: string | undefined;
+  if (testDatabaseUrl) {
+    databaseName = `gaffer_test_${suffix}`;
+    await adminQuery(`create database ${databaseName}`);
+    const url = new URL(testDatabaseUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  const open: TestPlatform[] = [];
+  return {
+    dataDir,
+    databaseUrl,
+    redisUrl: testRedisUrl,
+    keyPrefix,
+    async platform(options = {}) {
+      const config = configWith({
+        dataDir,
+        databaseUrl,
+        redisUrl: testRedisUrl,
+        databasePoolSize: 5,
+        logLevel: 'silent',
+        ...options.config,
+      });
+      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+      const { cache, locks } = await openStores({ redisUrl: config.redisUrl, keyPrefix, database });
+      let closed = false;
+      const platform: TestPlatform = {
+        config,
+        database,
+        cache,
+        locks,
+        clock: options.clock ?? systemClock,
+        secret: 'test-secret-0123456789abcdef0123456789abcdef',
+        async close() {
+          if (closed) return;
+          closed = true;
+          await cache.close();
+          await database.close();
+        },
+      };
+      open.push(platform);
+      return platform;
+    },
+    async dispose() {
+      await Promise.all(open.map((p) => p.close()));
+      if (databaseName) await adminQuery(`drop database if exists ${databaseName} with (force)`);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function adminQuery(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
