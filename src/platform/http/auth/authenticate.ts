@@ -33,11 +33,12 @@ export function registerAuthentication(app: FastifyInstance, platform: Platform)
 
 /**
  * Decided on the matched route pattern, not the raw URL: the router decodes percent-escapes, so
- * `/%61pi/x` reaches the `/api/x` handler while its raw URL does not start with `/api/`.
+ * `/%61pi/x` reaches the `/api/x` handler while its raw URL does not start with `/api/`. A path no
+ * route matches needs no identity: it is a plain 404 for everyone (the routes are public in /docs).
  */
 function isApiRequest(request: FastifyRequest): boolean {
-  const path = request.routeOptions.url ?? request.url;
-  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
+  const path = request.routeOptions.url;
+  return path !== undefined && (path === '/api' || path.startsWith('/api/'));
 }
 
 /** The identity headers, with the role checked against the known roles (400 otherwise). */

@@ -80,13 +80,20 @@ export function verifyToken(
   const payloadText = token.slice(0, dot);
   if (!sameText(token.slice(dot + 1).toLowerCase(), hmacHex(secret, payloadText)))
     return { ok: false, reason: 'invalid' };
-  let payload: { id?: unknown; role?: unknown; team?: unknown; exp?: unknown };
+  let parsed: unknown;
   try {
-    payload = JSON.parse(Buffer.from(payloadText, 'base64url').toString('utf8'));
+    parsed = JSON.parse(Buffer.from(payloadText, 'base64url').toString('utf8'));
   } catch {
     return { ok: false, reason: 'invalid' };
   }
-  if (typeof payload.id !== 'string' || typeof payload.role !== 'string' || typeof payload.exp !== 'number') {
+  if (parsed === null || typeof parsed !== 'object') return { ok: false, reason: 'invalid' };
+  const payload = parsed as { id?: unknown; role?: unknown; team?: unknown; exp?: unknown };
+  if (
+    typeof payload.id !== 'string' ||
+    typeof payload.role !== 'string' ||
+    typeof payload.exp !== 'number' ||
+    !Number.isFinite(payload.exp)
+  ) {
     return { ok: false, reason: 'invalid' };
   }
   const subject = canonicalSubject({

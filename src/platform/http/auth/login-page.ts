@@ -1,0 +1,139 @@
+/**
+ * The panel's front door until the React panel lands. `GET /login` reads the CEO token from the
+ * URL fragment (`#token=...`, which never reaches the server, its logs or a Referer), exchanges it
+ * for a session cookie and drops it from the history. `GET /` is a placeholder home page.
+ * `loginUrl` builds the link `gaffer start` prints.
+ */
+import { isIPv6 } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from '../../../config.js';
+import { htmlPage, sendHtmlPage } from './html-page.js';
+import { CEO_IDENTITY } from './identity.js';
+import { expiringToken } from './tokens.js';
+
+/** Lifetime of the token inside a printed login link. */
+export const LOGIN_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+/** `<publicUrl or http://host:port>/login#token=<expiring CEO token>`. */
+export function loginUrl(
+  config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
+  secret: string,
+  now: Date,
+): string {
+  const token = expiringToken(secret, CEO_IDENTITY, LOGIN_TOKEN_TTL_SECONDS, now);
+  return `${baseUrl(config)}/login#token=${token}`;
+}
+
+/** Where a browser reaches this server: GAFFER_PUBLIC_URL, else the bind address (loopback for a wildcard). */
+export function baseUrl(config: Pick<Config, 'publicUrl' | 'host' | 'port'>): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  // A wildcard bind address is not somewhere a browser can go; loopback is.
+  const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '::1' : config.host;
+  return `http://${isIPv6(host) ? `[${host}]` : host}:${config.port}`;
+}
+
+const STYLE = [
+  'body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}',
+  '.error{color:#b00020}',
+  'button{font:inherit;padding:.3rem .9rem}',
+].join('');
+
+// The scripts derive the base path from their own location, so Gaffer also works behind a path prefix.
+const LOGIN_SCRIPT = `
+(async function () {
+  var status = document.getElementById('status');
+  function fail(message) { status.textContent = message; status.className = 'error'; }
+  var base = location.pathname.replace(/login\\/?$/, '');
+  var token = new URLSearchParams(location.hash.slice(1)).get('token');
+  history.replaceState(null, '', location.pathname + location.search);
+  if (!token) { fail('This link carries no token. Use the login link that "gaffer start" prints.'); return; }
+  try {
+    var response = await fetch(base + 'api/auth/session', {
+      method: 'POST', headers: { 'X-Agent-Token': token }, credentials: 'same-origin', cache: 'no-store'
+    });
+    if (response.ok) { location.replace(base); return; }
+    var body = await response.json().catch(function () { return null; });
+    var message = body && body.error && body.error.message;
+    fail('Sign-in failed: ' + (message || 'HTTP ' + response.status) + '.');
+  } catch (error) {
+    fail('Could not reach Gaffer: ' + error.message);
+  }
+})();
+`;
+
+const HOME_SCRIPT = `
+(function () {
+  var status = document.getElementById('status');
+  var signOut = document.getElementById('sign-out');
+  var base = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
+  async function refresh() {
+    var response = await fetch(base + 'api/auth/session', { credentials: 'same-origin', cache: 'no-store' });
+    if (!response.ok) {
+      status.textContent = 'Not signed in. Open the login link that "gaffer start" printed.';
+      signOut.hidden = true;
+      return;
+    }
+    var body = await response.json();
+    var until = body.expires_at ? ' until ' + new Date(body.expires_at).toLocaleString() : '';
+    status.textContent = 'Signed in as ' + body.identity.role + ' (' + body.identity.id + ') via ' + body.via + until + '.';
+    signOut.hidden = body.via !== 'session';
+  }
+  function report(error) { status.textContent = 'Could not reach Gaffer: ' + error.message; }
+  signOut.addEventListener('click', function () {
+    fetch(base + 'api/auth/session', { method: 'DELETE', credentials: 'same-origin' }).then(refresh).catch(report);
+  });
+  refresh().catch(report);
+})();
+`;
+
+const LOGIN_PAGE = htmlPage({
+  title: 'Gaffer · sign in',
+  style: STYLE,
+  script: LOGIN_SCRIPT,
+  body: '<h1>Gaffer</h1>\n<p id="status" role="status">Signing in…</p>',
+});
+
+const HOME_PAGE = htmlPage({
+  title: 'Gaffer',
+  style: STYLE,
+  script: HOME_SCRIPT,
+  body: [
+    '<h1>Gaffer</h1>',
+    '<p id="status" role="status">Checking your session…</p>',
+    '<p><button id="sign-out" type="button" hidden>Sign out</button></p>',
+    '<p><a href="docs">API documentation</a></p>',
+  ].join('\n'),
+});
+
+const htmlResponse = (description: string) => ({
+  200: { description, content: { 'text/html': { schema: Type.String() } } },
+});
+
+export function registerPanelPages(app: FastifyInstance): void {
+  app.get(
+    '/login',
+    {
+      schema: {
+        tags: ['panel'],
+        summary: 'Panel sign-in page',
+        description:
+          'Open the link `gaffer start` prints: the token travels in the URL fragment, never to the server.',
+        response: htmlResponse('HTML page that exchanges the token for a session cookie.'),
+      },
+    },
+    async (_request, reply) => sendHtmlPage(reply, LOGIN_PAGE),
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['panel'],
+        summary: 'Panel home page (placeholder)',
+        response: htmlResponse('HTML page showing the sign-in state, a sign-out button and a link to /docs.'),
+      },
+    },
+    async (_request, reply) => sendHtmlPage(reply, HOME_PAGE),
+  );
+}
