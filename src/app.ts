@@ -3,16 +3,16 @@
  * probes), then each module's routes. Building does no listening, so tests inject requests directly.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { createSettings, type SettingsModule } from './modules/settings/index.js';
 import type { Platform } from './platform/context.js';
+import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
-import { validatorCompiler } from './platform/http/validation.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerProbes } from './platform/http/probes.js';
-import { registerAuth } from './platform/http/auth/index.js';
-import { createSettings, type SettingsModule } from './modules/settings/index.js';
+import { validatorCompiler } from './platform/http/validation.js';
 
 export type App = FastifyInstance;
 
@@ -42,7 +42,10 @@ export const REDACTED_LOG_PATHS = [
 export async function buildApp(platform: Platform, options: BuildOptions = {}): Promise<Gaffer> {
   const { config } = platform;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' } },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACTED_LOG_PATHS, censor: '[redacted]' },
+    },
     bodyLimit: config.bodyLimitBytes,
     requestIdHeader: false,
     // Per-request lines are logged at debug by the conventions hook; errors are always logged.

@@ -1,0 +1,76 @@
+/**
+ * THE catalogue of settings: every key the settings store accepts, declared once here. Adding a
+ * setting is adding one `defineSetting({...})` literal to `CATALOGUE`; keys, value types, schema
+ * checks, the API listing and the feature-flag snapshot all follow from it.
+ *
+ * - `kind: 'flag'`: a boolean feature flag. It is read once at boot; a change through the API is
+ *   persisted and takes effect on the next restart. Flags are exact keys.
+ * - `kind: 'value'`: read whenever it is needed, so a change applies at once.
+ * - `writable: false`: internal state other modules keep here (e.g. `maintenance_pause.*`, a family
+ *   of keys sharing one schema). The API shows it but only the service changes it.
+ */
+import { Type } from 'typebox';
+import { type Definitions, defineSetting, type FlagKeyIn, type KeyIn, type ValueFor } from './definition.js';
+
+export const CATALOGUE = [
+  defineSetting({
+    key: 'ci_watch',
+    kind: 'flag',
+    label: 'Multi-repo CI-watch',
+    description:
+      'Watches the latest CI conclusion on the default branch of every opted-in project and opens exactly one fix task ' +
+      'when it is red. Never starts, merges or deploys that task. Per-project opt-in is in the Budget & Ops card.',
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
+    key: 'dep_update',
+    kind: 'flag',
+    label: 'Dependency-update bot',
+    description:
+      "Runs each opted-in project's dep_update_command in a throwaway clone, diffs the lockfiles only, and opens one " +
+      "'update dependencies' task when they would change. Read-only: nothing is committed, pushed, merged or deployed.",
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
+    key: 'release_manager',
+    kind: 'flag',
+    label: 'Gated release manager',
+    description:
+      "Runs a readiness sweep on the service's own repository and opens a held release proposal when the change set " +
+      'clears the threshold and the quality gate is green. Nothing is published without the CEO approving it.',
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
+    key: 'ceo_name',
+    kind: 'value',
+    label: 'CEO name',
+    description: 'How the panel and the agents address the CEO.',
+    schema: Type.String({ minLength: 1, maxLength: 60 }),
+    default: 'CEO',
+    writable: true,
+  }),
+  defineSetting({
+    key: 'transcript_retention_days',
+    kind: 'value',
+    label: 'Transcript retention (days)',
+    description: 'Days agent transcripts are kept before they are pruned.',
+    schema: Type.Integer({ minimum: 1 }),
+    default: 30,
+    writable: true,
+  }),
+] as const satisfies Definitions;
+
+/** Every key the catalogue accepts (a family `p.*` accepts every `p.<name>`). */
+export type SettingKey = KeyIn<typeof CATALOGUE>;
+
+/** The keys of the feature flags. */
+export type FlagKey = FlagKeyIn<typeof CATALOGUE>;
+
+/** The type of the value stored under `K`. */
+export type SettingValue<K extends SettingKey> = ValueFor<typeof CATALOGUE, K>;
