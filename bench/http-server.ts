@@ -12,7 +12,11 @@ import { startServer } from '../src/server.js';
 const kind = process.argv[2];
 if (kind === 'bare') {
   const app = Fastify();
-  app.get('/health', async () => ({ status: 'ok', version: '0.0.0', uptime_seconds: Math.round(process.uptime()) }));
+  app.get('/health', async () => ({
+    status: 'ok',
+    version: '0.0.0',
+    uptime_seconds: Math.round(process.uptime()),
+  }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));

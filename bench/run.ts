@@ -9,7 +9,9 @@ for (const name of chosen) {
     console.error(`unknown benchmark "${name}"; known: ${all.join(', ')}`);
     process.exit(2);
   }
-  const result = spawnSync('node', ['--import', 'tsx', new URL(`./${name}.ts`, import.meta.url).pathname], { stdio: 'inherit' });
+  const result = spawnSync('node', ['--import', 'tsx', new URL(`./${name}.ts`, import.meta.url).pathname], {
+    stdio: 'inherit',
+  });
   failed ||= result.status !== 0;
 }
 process.exit(failed ? 1 : 0);

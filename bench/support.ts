@@ -4,10 +4,17 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
-export async function startTarget(script: string, args: string[]): Promise<{ port: number; stop(): Promise<void> }> {
-  const child: ChildProcess = spawn('node', ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+export async function startTarget(
+  script: string,
+  args: string[],
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const child: ChildProcess = spawn(
+    'node',
+    ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     if (line.startsWith('{')) {
@@ -31,8 +38,16 @@ export interface LoadResult {
   errors: number;
 }
 
-export async function load(url: string, options: { seconds: number; connections: number }): Promise<LoadResult> {
-  const result = await autocannon({ url, duration: options.seconds, connections: options.connections, pipelining: 1 });
+export async function load(
+  url: string,
+  options: { seconds: number; connections: number },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    duration: options.seconds,
+    connections: options.connections,
+    pipelining: 1,
+  });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -42,6 +57,10 @@ export async function load(url: string, options: { seconds: number; connections:
 }
 
 /** One machine-readable line per benchmark, plus whether it met its target. */
-export function report(name: string, data: Record<string, unknown>, target: { description: string; met: boolean }): void {
+export function report(
+  name: string,
+  data: Record<string, unknown>,
+  target: { description: string; met: boolean },
+): void {
   console.log(JSON.stringify({ bench: name, ...data, target: target.description, target_met: target.met }));
 }

@@ -45,9 +45,21 @@ describe('configuration', () => {
     ['GAFFER_DATABASE_URL', 'mysql://x', 'GAFFER_DATABASE_URL: expected a postgres: or postgresql: URL'],
     ['GAFFER_REDIS_URL', 'not a url', 'GAFFER_REDIS_URL: not a valid URL'],
     ['GAFFER_AUTH_SECRET', 'short', 'GAFFER_AUTH_SECRET: must be at least 32 characters'],
-    ['GAFFER_INTERNAL_NETWORKS', '10.0.0.0/33', 'GAFFER_INTERNAL_NETWORKS: "10.0.0.0/33" is not an IP address or CIDR block'],
-    ['GAFFER_LOG_LEVEL', 'loud', 'GAFFER_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
-    ['GAFFER_CI_WATCH_INTERVAL_SECONDS', '0', 'GAFFER_CI_WATCH_INTERVAL_SECONDS: must be between 1 and 31536000, got 0'],
+    [
+      'GAFFER_INTERNAL_NETWORKS',
+      '10.0.0.0/33',
+      'GAFFER_INTERNAL_NETWORKS: "10.0.0.0/33" is not an IP address or CIDR block',
+    ],
+    [
+      'GAFFER_LOG_LEVEL',
+      'loud',
+      'GAFFER_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ],
+    [
+      'GAFFER_CI_WATCH_INTERVAL_SECONDS',
+      '0',
+      'GAFFER_CI_WATCH_INTERVAL_SECONDS: must be between 1 and 31536000, got 0',
+    ],
     ['GAFFER_RELEASE_GIT_EMAIL', 'nobody', 'GAFFER_RELEASE_GIT_EMAIL: not an email address'],
     ['GAFFER_PROT', '1', 'GAFFER_PROT: unknown variable (see the configuration table in the README)'],
   ])('rejects %s=%s with a one-line message naming the variable', (name, value, message) => {

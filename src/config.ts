@@ -23,7 +23,13 @@ interface Setting<T> {
   parse(raw: string, env: string): T;
 }
 
-function int(env: string, defaultValue: number, min: number, max: number, description: string): Setting<number> {
+function int(
+  env: string,
+  defaultValue: number,
+  min: number,
+  max: number,
+  description: string,
+): Setting<number> {
   return {
     env,
     defaultValue,
@@ -31,7 +37,8 @@ function int(env: string, defaultValue: number, min: number, max: number, descri
     parse(raw) {
       if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(env, `expected a whole number, got "${raw}"`);
       const value = Number(raw);
-      if (value < min || value > max) throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
+      if (value < min || value > max)
+        throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
       return value;
     },
   };
@@ -75,14 +82,20 @@ function optionalStr(
   };
 }
 
-function oneOf<T extends string>(env: string, defaultValue: T, values: readonly T[], description: string): Setting<T> {
+function oneOf<T extends string>(
+  env: string,
+  defaultValue: T,
+  values: readonly T[],
+  description: string,
+): Setting<T> {
   return {
     env,
     defaultValue,
     description: `${description} One of: ${values.join(', ')}.`,
     parse(raw) {
       const value = raw.trim().toLowerCase() as T;
-      if (!values.includes(value)) throw new ConfigError(env, `expected one of ${values.join(', ')}, got "${raw}"`);
+      if (!values.includes(value))
+        throw new ConfigError(env, `expected one of ${values.join(', ')}, got "${raw}"`);
       return value;
     },
   };
@@ -131,41 +144,169 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 export const settings = {
   // ── Server ──────────────────────────────────────────────────────────────────────────────
-  host: str('GAFFER_HOST', '127.0.0.1', 'Address the HTTP server binds. Streams are trusted-network-only, so keep it on loopback unless a reverse proxy fronts it.'),
+  host: str(
+    'GAFFER_HOST',
+    '127.0.0.1',
+    'Address the HTTP server binds. Streams are trusted-network-only, so keep it on loopback unless a reverse proxy fronts it.',
+  ),
   port: int('GAFFER_PORT', 8420, 0, 65535, 'TCP port of the HTTP server (0 picks a free port).'),
-  publicUrl: optionalStr('GAFFER_PUBLIC_URL', 'Base URL people use to reach Gaffer; the printed login URL starts with it. Defaults to http://HOST:PORT.', urlWith(['http:', 'https:'])),
-  dataDir: str('GAFFER_DATA_DIR', './data', 'Directory for the embedded database, the generated auth secret and workspaces.'),
+  publicUrl: optionalStr(
+    'GAFFER_PUBLIC_URL',
+    'Base URL people use to reach Gaffer; the printed login URL starts with it. Defaults to http://HOST:PORT.',
+    urlWith(['http:', 'https:']),
+  ),
+  dataDir: str(
+    'GAFFER_DATA_DIR',
+    './data',
+    'Directory for the embedded database, the generated auth secret and workspaces.',
+  ),
   logLevel: oneOf('GAFFER_LOG_LEVEL', 'info', LOG_LEVELS, 'Log verbosity.'),
-  bodyLimitBytes: int('GAFFER_BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600, 'Largest accepted request body; larger bodies get 413.'),
+  bodyLimitBytes: int(
+    'GAFFER_BODY_LIMIT_BYTES',
+    1_048_576,
+    1024,
+    104_857_600,
+    'Largest accepted request body; larger bodies get 413.',
+  ),
   // ── Storage ─────────────────────────────────────────────────────────────────────────────
-  databaseUrl: optionalStr('GAFFER_DATABASE_URL', 'PostgreSQL connection URL. Unset: embedded PGlite under GAFFER_DATA_DIR.', urlWith(['postgres:', 'postgresql:'])),
+  databaseUrl: optionalStr(
+    'GAFFER_DATABASE_URL',
+    'PostgreSQL connection URL. Unset: embedded PGlite under GAFFER_DATA_DIR.',
+    urlWith(['postgres:', 'postgresql:']),
+  ),
   databasePoolSize: int('GAFFER_DATABASE_POOL_SIZE', 20, 1, 500, 'Connections in the PostgreSQL pool.'),
-  redisUrl: optionalStr('GAFFER_REDIS_URL', 'Redis URL for the cache store, locks and cross-replica fan-out. Unset: an in-process store (single replica only).', urlWith(['redis:', 'rediss:'])),
+  redisUrl: optionalStr(
+    'GAFFER_REDIS_URL',
+    'Redis URL for the cache store, locks and cross-replica fan-out. Unset: an in-process store (single replica only).',
+    urlWith(['redis:', 'rediss:']),
+  ),
   readyTimeoutMs: int('GAFFER_READY_TIMEOUT_MS', 2000, 50, 60_000, 'Per-check timeout of the /ready probe.'),
   // ── Auth ────────────────────────────────────────────────────────────────────────────────
-  authSecret: optionalStr('GAFFER_AUTH_SECRET', 'HMAC secret for agent tokens (at least 32 characters). Unset: generated on first start into GAFFER_DATA_DIR/auth-secret (mode 0600).', (v) => (v.length < 32 ? 'must be at least 32 characters' : null)),
-  secureMode: bool('GAFFER_SECURE_MODE', true, 'Require a valid X-Agent-Token (or panel session) on every /api request. false is a development switch and is logged loudly.'),
-  agentTokenTtlSeconds: int('GAFFER_AGENT_TOKEN_TTL_SECONDS', 604_800, 60, 31_536_000, 'Lifetime of the expiring tokens minted for spawned agents.'),
-  sessionTtlSeconds: int('GAFFER_SESSION_TTL_SECONDS', 43_200, 60, 2_592_000, 'Lifetime of a panel session cookie.'),
-  internalNetworks: cidrList('GAFFER_INTERNAL_NETWORKS', [], 'Networks besides loopback that may read /_guard/status and /metrics.'),
-  trustedProxies: cidrList('GAFFER_TRUSTED_PROXIES', ['127.0.0.1', '::1'], 'Peers whose X-Forwarded-For is believed when resolving the client address.'),
+  authSecret: optionalStr(
+    'GAFFER_AUTH_SECRET',
+    'HMAC secret for agent tokens (at least 32 characters). Unset: generated on first start into GAFFER_DATA_DIR/auth-secret (mode 0600).',
+    (v) => (v.length < 32 ? 'must be at least 32 characters' : null),
+  ),
+  secureMode: bool(
+    'GAFFER_SECURE_MODE',
+    true,
+    'Require a valid X-Agent-Token (or panel session) on every /api request. false is a development switch and is logged loudly.',
+  ),
+  agentTokenTtlSeconds: int(
+    'GAFFER_AGENT_TOKEN_TTL_SECONDS',
+    604_800,
+    60,
+    31_536_000,
+    'Lifetime of the expiring tokens minted for spawned agents.',
+  ),
+  sessionTtlSeconds: int(
+    'GAFFER_SESSION_TTL_SECONDS',
+    43_200,
+    60,
+    2_592_000,
+    'Lifetime of a panel session cookie.',
+  ),
+  internalNetworks: cidrList(
+    'GAFFER_INTERNAL_NETWORKS',
+    [],
+    'Networks besides loopback that may read /_guard/status and /metrics.',
+  ),
+  trustedProxies: cidrList(
+    'GAFFER_TRUSTED_PROXIES',
+    ['127.0.0.1', '::1'],
+    'Peers whose X-Forwarded-For is believed when resolving the client address.',
+  ),
   // ── Engines (spec "Configuration constants") ────────────────────────────────────────────
-  ciWatchIntervalSeconds: int('GAFFER_CI_WATCH_INTERVAL_SECONDS', 1800, 1, 31_536_000, 'Seconds between CI-watch passes.'),
-  ciWatchMaxPerCycle: int('GAFFER_CI_WATCH_MAX_PER_CYCLE', 1, 0, 10_000, 'Most CI-watch fix tasks opened in one cycle.'),
-  ciWatchMaxOpenTasks: int('GAFFER_CI_WATCH_MAX_OPEN_TASKS', 3, 0, 10_000, 'Rolling cap of open CI-watch fix tasks per repository.'),
-  depUpdateIntervalSeconds: int('GAFFER_DEP_UPDATE_INTERVAL_SECONDS', 604_800, 1, 31_536_000, 'Seconds between dependency-update passes (weekly).'),
-  depUpdateMaxPerCycle: int('GAFFER_DEP_UPDATE_MAX_PER_CYCLE', 1, 0, 10_000, 'Most update-dependencies tasks opened in one cycle.'),
-  depUpdateMaxOpenTasks: int('GAFFER_DEP_UPDATE_MAX_OPEN_TASKS', 3, 0, 10_000, 'Rolling cap of open update-dependencies tasks per repository.'),
-  releaseManagerEnabled: bool('GAFFER_RELEASE_MANAGER_ENABLED', false, 'Master switch of the release manager; when on it only proposes.'),
-  releaseMinCommits: int('GAFFER_RELEASE_MIN_COMMITS', 8, 1, 100_000, 'Unreleased commits needed before proposing (one feat or security commit qualifies alone).'),
-  releaseManagerIntervalSeconds: int('GAFFER_RELEASE_MANAGER_INTERVAL_SECONDS', 3600, 1, 31_536_000, 'Seconds between release readiness passes.'),
-  releaseGitName: str('GAFFER_RELEASE_GIT_NAME', 'Gaffer Release Manager', 'Author and committer name of the release commit.'),
-  releaseGitEmail: str('GAFFER_RELEASE_GIT_EMAIL', 'release-manager@gaffer.localhost', 'Author and committer email of the release commit.', (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? null : 'not an email address')),
+  ciWatchIntervalSeconds: int(
+    'GAFFER_CI_WATCH_INTERVAL_SECONDS',
+    1800,
+    1,
+    31_536_000,
+    'Seconds between CI-watch passes.',
+  ),
+  ciWatchMaxPerCycle: int(
+    'GAFFER_CI_WATCH_MAX_PER_CYCLE',
+    1,
+    0,
+    10_000,
+    'Most CI-watch fix tasks opened in one cycle.',
+  ),
+  ciWatchMaxOpenTasks: int(
+    'GAFFER_CI_WATCH_MAX_OPEN_TASKS',
+    3,
+    0,
+    10_000,
+    'Rolling cap of open CI-watch fix tasks per repository.',
+  ),
+  depUpdateIntervalSeconds: int(
+    'GAFFER_DEP_UPDATE_INTERVAL_SECONDS',
+    604_800,
+    1,
+    31_536_000,
+    'Seconds between dependency-update passes (weekly).',
+  ),
+  depUpdateMaxPerCycle: int(
+    'GAFFER_DEP_UPDATE_MAX_PER_CYCLE',
+    1,
+    0,
+    10_000,
+    'Most update-dependencies tasks opened in one cycle.',
+  ),
+  depUpdateMaxOpenTasks: int(
+    'GAFFER_DEP_UPDATE_MAX_OPEN_TASKS',
+    3,
+    0,
+    10_000,
+    'Rolling cap of open update-dependencies tasks per repository.',
+  ),
+  releaseManagerEnabled: bool(
+    'GAFFER_RELEASE_MANAGER_ENABLED',
+    false,
+    'Master switch of the release manager; when on it only proposes.',
+  ),
+  releaseMinCommits: int(
+    'GAFFER_RELEASE_MIN_COMMITS',
+    8,
+    1,
+    100_000,
+    'Unreleased commits needed before proposing (one feat or security commit qualifies alone).',
+  ),
+  releaseManagerIntervalSeconds: int(
+    'GAFFER_RELEASE_MANAGER_INTERVAL_SECONDS',
+    3600,
+    1,
+    31_536_000,
+    'Seconds between release readiness passes.',
+  ),
+  releaseGitName: str(
+    'GAFFER_RELEASE_GIT_NAME',
+    'Gaffer Release Manager',
+    'Author and committer name of the release commit.',
+  ),
+  releaseGitEmail: str(
+    'GAFFER_RELEASE_GIT_EMAIL',
+    'release-manager@gaffer.localhost',
+    'Author and committer email of the release commit.',
+    (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? null : 'not an email address'),
+  ),
   releaseSignCommits: bool('GAFFER_RELEASE_SIGN_COMMITS', false, 'GPG-sign the release commit.'),
   // ── Request guard ───────────────────────────────────────────────────────────────────────
-  guardScanResponseBody: bool('GAFFER_GUARD_SCAN_RESPONSE_BODY', false, 'Let response-pattern guard rules read response bodies, not only status codes.'),
-  guardLogSuspiciousLevel: oneOf('GAFFER_GUARD_LOG_SUSPICIOUS_LEVEL', 'warn', LOG_LEVELS, 'Log level of suspicious-activity records.'),
-  guardTelemetryEnabled: bool('GAFFER_GUARD_TELEMETRY_ENABLED', false, 'Emit guard telemetry records (never with HMAC or session headers).'),
+  guardScanResponseBody: bool(
+    'GAFFER_GUARD_SCAN_RESPONSE_BODY',
+    false,
+    'Let response-pattern guard rules read response bodies, not only status codes.',
+  ),
+  guardLogSuspiciousLevel: oneOf(
+    'GAFFER_GUARD_LOG_SUSPICIOUS_LEVEL',
+    'warn',
+    LOG_LEVELS,
+    'Log level of suspicious-activity records.',
+  ),
+  guardTelemetryEnabled: bool(
+    'GAFFER_GUARD_TELEMETRY_ENABLED',
+    false,
+    'Emit guard telemetry records (never with HMAC or session headers).',
+  ),
 };
 
 type Settings = typeof settings;
@@ -174,7 +315,9 @@ export type Config = { readonly [K in keyof Settings]: Settings[K]['defaultValue
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = new Set(Object.values(settings).map((s) => s.env));
-  const unknown = Object.keys(env).find((name) => name.startsWith('GAFFER_') && !known.has(name) && !name.startsWith('GAFFER_TEST_'));
+  const unknown = Object.keys(env).find(
+    (name) => name.startsWith('GAFFER_') && !known.has(name) && !name.startsWith('GAFFER_TEST_'),
+  );
   if (unknown) throw new ConfigError(unknown, 'unknown variable (see the configuration table in the README)');
 
   const out: Record<string, unknown> = {};
@@ -195,7 +338,8 @@ export function configWith(overrides: Partial<Config>): Config {
 export function configMarkdownTable(): string {
   const rows = Object.values(settings).map((s: Setting<unknown>) => {
     const d = s.defaultValue;
-    const shown = d === undefined ? 'unset' : Array.isArray(d) ? (d.length ? d.join(',') : 'empty') : String(d);
+    const shown =
+      d === undefined ? 'unset' : Array.isArray(d) ? (d.length ? d.join(',') : 'empty') : String(d);
     return `| \`${s.env}\` | \`${shown}\` | ${s.description} |`;
   });
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');

@@ -4,11 +4,17 @@
  * print the configuration table.
  */
 import { parseArgs } from 'node:util';
-import { ConfigError, type Config, configMarkdownTable, loadConfig } from './config.js';
+import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
 import { openDatabase } from './platform/db/client.js';
-import { CEO_IDENTITY, expiringToken, isRole, staticToken } from './platform/http/auth/index.js';
-import { loginUrl } from './platform/http/auth/login-page.js';
-import { loadOrCreateSecret } from './platform/http/auth/secret.js';
+import {
+  CEO_IDENTITY,
+  expiringToken,
+  isRole,
+  loadOrCreateSecret,
+  loginUrl,
+  SecretFileError,
+  staticToken,
+} from './platform/http/auth/index.js';
 import { startServer } from './server.js';
 
 const USAGE = `usage: gaffer <command>
@@ -65,8 +71,14 @@ async function start(config: Config): Promise<number> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  const login = loginUrl(config.publicUrl ? config : { ...config, publicUrl: server.url }, server.platform.secret, new Date());
-  process.stdout.write(`\nGaffer is running at ${server.url}\nOpen the panel: ${login}\nAPI docs: ${server.url}/docs\n\n`);
+  const login = loginUrl(
+    config.publicUrl ? config : { ...config, publicUrl: server.url },
+    server.platform.secret,
+    new Date(),
+  );
+  process.stdout.write(
+    `\nGaffer is running at ${server.url}\nOpen the panel: ${login}\nAPI docs: ${server.url}/docs\n\n`,
+  );
   return -1;
 }
 
@@ -82,7 +94,8 @@ function printToken(config: Config, args: string[]): number {
     return 2;
   }
   const secret = loadOrCreateSecret(config);
-  const subject = id === 'ceo' && !values.role ? CEO_IDENTITY : { id, role: values.role ?? '', team: values.team ?? '' };
+  const subject =
+    id === 'ceo' && !values.role ? CEO_IDENTITY : { id, role: values.role ?? '', team: values.team ?? '' };
   if (!isRole(subject.role)) {
     console.error(`gaffer token: --role must be one of the roles (got "${subject.role}")`);
     return 2;
@@ -102,6 +115,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) console.error(`gaffer: invalid configuration: ${error.message}`);
+    else if (error instanceof SecretFileError) console.error(`gaffer: ${error.message}`);
     else console.error(`gaffer: ${(error as Error).stack ?? error}`);
     process.exit(1);
   },

@@ -8,11 +8,13 @@ import { openStores } from './platform/cache/index.js';
 import { systemClock } from './platform/clock.js';
 import type { Platform } from './platform/context.js';
 import { openDatabase } from './platform/db/client.js';
-import { loadOrCreateSecret } from './platform/http/auth/secret.js';
+import { baseUrl, loadOrCreateSecret } from './platform/http/auth/index.js';
 
 export interface RunningServer extends Gaffer {
   platform: Platform;
-  /** Base URL the server answers on. */
+  /** The port actually bound (GAFFER_PORT=0 picks one). */
+  port: number;
+  /** Base URL the server answers on, from this machine. */
   url: string;
   close(): Promise<void>;
 }
@@ -20,7 +22,11 @@ export interface RunningServer extends Gaffer {
 /** Opens the database (applying migrations), the cache store and the locks. */
 export async function openPlatform(config: Config): Promise<Platform & { close(): Promise<void> }> {
   const secret = loadOrCreateSecret(config);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   const { cache, locks } = await openStores({ redisUrl: config.redisUrl, database });
   return {
     config,
@@ -48,16 +54,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   const { app } = gaffer;
   if (!config.secureMode) {
-    app.log.warn('SECURE MODE IS OFF (GAFFER_SECURE_MODE=false): identity headers are trusted without a token. Development only.');
+    app.log.warn(
+      'SECURE MODE IS OFF (GAFFER_SECURE_MODE=false): identity headers are trusted without a token. Development only.',
+    );
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   let closing: Promise<void> | undefined;
   return {
     ...gaffer,
     platform,
-    url: `http://${host}:${port}`,
+    port,
+    url: baseUrl({ ...config, publicUrl: undefined, port }),
     close() {
       closing ??= (async () => {
         await app.close();

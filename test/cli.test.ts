@@ -34,9 +34,13 @@ afterEach(async () => {
 
 describe('gaffer CLI', () => {
   it('stops on an invalid variable with a one-line message naming it', async () => {
-    const failure = await run('node', [...nodeArgs, 'start'], { env: { ...env, GAFFER_PORT: 'eighty' } }).catch((e) => e);
+    const failure = await run('node', [...nodeArgs, 'start'], {
+      env: { ...env, GAFFER_PORT: 'eighty' },
+    }).catch((e) => e);
     expect(failure.code).toBe(1);
-    expect(failure.stderr.trim()).toBe('gaffer: invalid configuration: GAFFER_PORT: expected a whole number, got "eighty"');
+    expect(failure.stderr.trim()).toBe(
+      'gaffer: invalid configuration: GAFFER_PORT: expected a whole number, got "eighty"',
+    );
   });
 
   it('prints the configuration table', async () => {
@@ -49,9 +53,16 @@ describe('gaffer CLI', () => {
     const secret = readFileSync(join(dataDir, 'auth-secret'), 'utf8').trim();
     expect(stdout.trim()).toBe(staticToken(secret, CEO_IDENTITY));
 
-    const agent = await run('node', [...nodeArgs, 'token', 'be-dev-1', '--role', 'developer', '--team', 'backend', '--ttl', '600'], { env });
+    const agent = await run(
+      'node',
+      [...nodeArgs, 'token', 'be-dev-1', '--role', 'developer', '--team', 'backend', '--ttl', '600'],
+      { env },
+    );
     const verdict = verifyToken(secret, agent.stdout.trim(), {});
-    expect(verdict).toMatchObject({ ok: true, subject: { id: 'be-dev-1', role: 'developer', team: 'backend' } });
+    expect(verdict).toMatchObject({
+      ok: true,
+      subject: { id: 'be-dev-1', role: 'developer', team: 'backend' },
+    });
 
     const bad = await run('node', [...nodeArgs, 'token', 'x', '--role', 'wizard'], { env }).catch((e) => e);
     expect(bad.code).toBe(2);
@@ -64,7 +75,8 @@ describe('gaffer CLI', () => {
       output += chunk;
     });
     const deadline = Date.now() + 30_000;
-    while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const login = /Open the panel: (\S+)/.exec(output)?.[1];
     expect(login).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login#token=/);
     const url = new URL(login!);
@@ -74,7 +86,10 @@ describe('gaffer CLI', () => {
       expect((await fetch(base + path)).status, path).toBe(200);
     }
     const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
-    const session = await fetch(`${base}/api/auth/session`, { method: 'POST', headers: { 'x-agent-token': token } });
+    const session = await fetch(`${base}/api/auth/session`, {
+      method: 'POST',
+      headers: { 'x-agent-token': token },
+    });
     expect(session.status).toBe(200);
     expect(session.headers.get('set-cookie')).toMatch(/gaffer_session=.*HttpOnly.*SameSite=Strict/i);
 

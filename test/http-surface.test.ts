@@ -23,7 +23,10 @@ describe('probes', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       status: 'ok',
-      checks: { database: { ok: true, kind: t.platform.database.kind }, cache: { ok: true, mode: t.platform.cache.mode } },
+      checks: {
+        database: { ok: true, kind: t.platform.database.kind },
+        cache: { ok: true, mode: t.platform.cache.mode },
+      },
     });
   });
 });
@@ -35,9 +38,21 @@ describe('internal-only routes', () => {
     ['loopback', from('127.0.0.1'), 200],
     ['an internal network', from('10.1.2.3'), 200],
     ['an outside address', from('203.0.113.9'), 404],
-    ['an outside client forwarded by a trusted loopback proxy', from('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }), 404],
-    ['an internal client forwarded by a trusted loopback proxy', from('127.0.0.1', { 'x-forwarded-for': '10.1.9.9' }), 200],
-    ['an outside peer claiming to forward a loopback client', from('203.0.113.9', { 'x-forwarded-for': '127.0.0.1' }), 404],
+    [
+      'an outside client forwarded by a trusted loopback proxy',
+      from('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }),
+      404,
+    ],
+    [
+      'an internal client forwarded by a trusted loopback proxy',
+      from('127.0.0.1', { 'x-forwarded-for': '10.1.9.9' }),
+      200,
+    ],
+    [
+      'an outside peer claiming to forward a loopback client',
+      from('203.0.113.9', { 'x-forwarded-for': '127.0.0.1' }),
+      404,
+    ],
   ])('/_guard/status from %s → %s', async (_name, request, status) => {
     const response = await t.app.inject({ url: '/_guard/status', ...request });
     expect(response.statusCode).toBe(status);
@@ -50,7 +65,9 @@ describe('internal-only routes', () => {
     const response = await t.app.inject({ url: '/metrics' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/plain');
-    expect(response.body).toMatch(/gaffer_http_request_duration_seconds_count\{method="GET",route="\/health",status_code="200"\} \d+/);
+    expect(response.body).toMatch(
+      /gaffer_http_request_duration_seconds_count\{method="GET",route="\/health",status_code="200"\} \d+/,
+    );
     const outside = await t.app.inject({ url: '/metrics', remoteAddress: '198.51.100.1' });
     expect(outside.statusCode).toBe(404);
   });
@@ -80,6 +97,10 @@ describe('API documentation', () => {
     expect(t.app.routeCatalogue.length).toBeGreaterThan(5);
     const missing = t.app.routeCatalogue.filter((route) => !documented.has(route));
     expect(missing).toEqual([]);
-    expect(document.components.securitySchemes.agentToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Agent-Token' });
+    expect(document.components.securitySchemes.agentToken).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Agent-Token',
+    });
   });
 });

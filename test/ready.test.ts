@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
-import { createTestStores, type TestPlatform, type TestStores, testDatabaseUrl, testRedisUrl } from './support/stores.js';
+import {
+  createTestStores,
+  type TestPlatform,
+  type TestStores,
+  testDatabaseUrl,
+  testRedisUrl,
+} from './support/stores.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
 
 let stores: TestStores | undefined;
@@ -38,40 +44,56 @@ const viaProxy = (url: string, port: number) => {
 };
 
 describe('/ready when a backing store goes away', () => {
-  it.skipIf(!testRedisUrl)('goes 503-degraded while Redis is unreachable and recovers when it is back', async () => {
-    const target = new URL(testRedisUrl!);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
-    stores = await createTestStores();
-    platform = await stores.platform({ config: { redisUrl: viaProxy(testRedisUrl!, proxy.port), readyTimeoutMs: 500 } });
-    gaffer = await buildApp(platform, { logger: false });
-    expect((await ready()).status).toBe(200);
+  it.skipIf(!testRedisUrl)(
+    'goes 503-degraded while Redis is unreachable and recovers when it is back',
+    async () => {
+      const target = new URL(testRedisUrl!);
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+      stores = await createTestStores();
+      platform = await stores.platform({
+        config: { redisUrl: viaProxy(testRedisUrl!, proxy.port), readyTimeoutMs: 500 },
+      });
+      gaffer = await buildApp(platform, { logger: false });
+      expect((await ready()).status).toBe(200);
 
-    await proxy.cut();
-    const down = await ready();
-    expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ status: 'degraded', checks: { cache: { ok: false, mode: 'redis' }, database: { ok: true } } });
-    expect(down.body.checks.cache.error).toEqual(expect.any(String));
+      await proxy.cut();
+      const down = await ready();
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({
+        status: 'degraded',
+        checks: { cache: { ok: false, mode: 'redis' }, database: { ok: true } },
+      });
+      expect(down.body.checks.cache.error).toEqual(expect.any(String));
 
-    await proxy.restore();
-    await eventually(async () => (await ready()).status === 200);
-  });
+      await proxy.restore();
+      await eventually(async () => (await ready()).status === 200);
+    },
+  );
 
-  it.skipIf(!testDatabaseUrl)('goes 503-degraded while PostgreSQL is unreachable and recovers when it is back', async () => {
-    stores = await createTestStores();
-    const target = new URL(stores.databaseUrl!);
-    proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    platform = await stores.platform({ config: { databaseUrl: viaProxy(stores.databaseUrl!, proxy.port), readyTimeoutMs: 1000 } });
-    gaffer = await buildApp(platform, { logger: false });
-    expect((await ready()).status).toBe(200);
+  it.skipIf(!testDatabaseUrl)(
+    'goes 503-degraded while PostgreSQL is unreachable and recovers when it is back',
+    async () => {
+      stores = await createTestStores();
+      const target = new URL(stores.databaseUrl!);
+      proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+      platform = await stores.platform({
+        config: { databaseUrl: viaProxy(stores.databaseUrl!, proxy.port), readyTimeoutMs: 1000 },
+      });
+      gaffer = await buildApp(platform, { logger: false });
+      expect((await ready()).status).toBe(200);
 
-    await proxy.cut();
-    const down = await ready();
-    expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ status: 'degraded', checks: { database: { ok: false, kind: 'postgres' } } });
+      await proxy.cut();
+      const down = await ready();
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({
+        status: 'degraded',
+        checks: { database: { ok: false, kind: 'postgres' } },
+      });
 
-    await proxy.restore();
-    await eventually(async () => (await ready()).status === 200);
-  });
+      await proxy.restore();
+      await eventually(async () => (await ready()).status === 200);
+    },
+  );
 
   it.skipIf(!!testDatabaseUrl)('goes 503-degraded when the embedded database has stopped', async () => {
     stores = await createTestStores();
@@ -81,6 +103,9 @@ describe('/ready when a backing store goes away', () => {
     await platform.database.close();
     const down = await ready();
     expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ status: 'degraded', checks: { database: { ok: false, kind: 'pglite' } } });
+    expect(down.body).toMatchObject({
+      status: 'degraded',
+      checks: { database: { ok: false, kind: 'pglite' } },
+    });
   });
 });

@@ -31,11 +31,16 @@ describe(`storage on ${testDatabaseUrl ? 'PostgreSQL' : 'PGlite'}`, () => {
   it('keeps acknowledged data across a restart on the same data', async () => {
     stores = await createTestStores();
     const before = await stores.platform();
-    await before.database.db.execute(sql`insert into settings (key, value) values ('restart-probe', '"kept"'::jsonb)`);
+    await before.database.db.execute(
+      sql`insert into settings (key, value) values ('restart-probe', '"kept"'::jsonb)`,
+    );
     await before.close();
 
     const after = await stores.platform();
-    const rows = await queryRows<{ value: string }>(after.database.db, sql`select value from settings where key = 'restart-probe'`);
+    const rows = await queryRows<{ value: string }>(
+      after.database.db,
+      sql`select value from settings where key = 'restart-probe'`,
+    );
     expect(rows[0]?.value).toBe('kept');
   });
 });
@@ -50,7 +55,9 @@ describe('embedded PGlite data directory', () => {
     mkdirSync(lockDir, { recursive: true });
     const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
     writeFileSync(join(lockDir, 'gaffer.pid'), String(holder.pid));
-    await expect(openDatabase({ dataDir: stores.dataDir })).rejects.toThrow(`in use by process ${holder.pid}`);
+    await expect(openDatabase({ dataDir: stores.dataDir })).rejects.toThrow(
+      `in use by process ${holder.pid}`,
+    );
 
     holder.kill('SIGKILL');
     await once(holder, 'exit');

@@ -6,7 +6,9 @@ export interface Clock {
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock tests move by hand. */
-export function fakeClock(start = new Date('2026-01-01T00:00:00Z')): Clock & { advance(ms: number): void; set(d: Date): void } {
+export function fakeClock(
+  start = new Date('2026-01-01T00:00:00Z'),
+): Clock & { advance(ms: number): void; set(d: Date): void } {
   let current = start.getTime();
   return {
     now: () => new Date(current),

@@ -1,8 +1,9 @@
 /** The infrastructure handed to every module: the parts with side effects, opened once per process. */
+
+import type { Config } from '../config.js';
 import type { Cache, Locks } from './cache/types.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/client.js';
-import type { Config } from '../config.js';
 
 export interface Platform {
   readonly config: Config;

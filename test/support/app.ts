@@ -18,7 +18,9 @@ export interface TestApp extends Gaffer {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { config?: Partial<Config>; clock?: Clock; stores?: TestStores } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { config?: Partial<Config>; clock?: Clock; stores?: TestStores } = {},
+): Promise<TestApp> {
   const stores = options.stores ?? (await createTestStores());
   const platform = await stores.platform({ config: options.config, clock: options.clock });
   const gaffer = await buildApp(platform, { logger: false });

@@ -13,7 +13,8 @@ import { type Config, configWith } from '../../src/config.js';
 import { openStores } from '../../src/platform/cache/index.js';
 import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { Platform } from '../../src/platform/context.js';
-import { openDatabase } from '../../src/platform/db/client.js';
+import { type Database, openDatabase } from '../../src/platform/db/client.js';
+import { seedPgliteDataDir } from './pglite-template.js';
 
 export const testDatabaseUrl = process.env.GAFFER_TEST_DATABASE_URL || undefined;
 export const testRedisUrl = process.env.GAFFER_TEST_REDIS_URL || undefined;
@@ -45,6 +46,8 @@ export async function createTestStores(): Promise<TestStores> {
     const url = new URL(testDatabaseUrl);
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
+  } else {
+    await seedPgliteDataDir(dataDir);
   }
   const open: TestPlatform[] = [];
   return {
@@ -61,7 +64,11 @@ export async function createTestStores(): Promise<TestStores> {
         logLevel: 'silent',
         ...options.config,
       });
-      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize });
+      const database = await openDatabase({
+        url: config.databaseUrl,
+        dataDir: config.dataDir,
+        poolSize: config.databasePoolSize,
+      });
       const { cache, locks } = await openStores({ redisUrl: config.redisUrl, keyPrefix, database });
       let closed = false;
       const platform: TestPlatform = {
@@ -97,4 +104,24 @@ async function adminQuery(statement: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Just a database, for tests of one module: a fresh PostgreSQL database when
+ * GAFFER_TEST_DATABASE_URL is set (unless `embedded` is asked for), else PGlite from the template.
+ * `close()` removes it again.
+ */
+export async function openTestDatabase(options: { embedded?: boolean } = {}): Promise<Database> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-db-'));
+  const stores = options.embedded ? undefined : testDatabaseUrl ? await createTestStores() : undefined;
+  if (!stores) await seedPgliteDataDir(dataDir);
+  const database = await openDatabase({ url: stores?.databaseUrl, dataDir, poolSize: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await stores?.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,9 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { applyMigrations } from './migrate.js';
@@ -42,7 +42,9 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const database = options.url ? openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir);
+  const database = options.url
+    ? openPostgres(options.url, options.poolSize ?? 20)
+    : await openPglite(options.dataDir);
   if (options.migrate !== false) {
     try {
       await applyMigrations(database);

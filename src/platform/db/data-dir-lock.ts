@@ -17,7 +17,9 @@ export function lockDataDir(dir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(path, 'utf8').trim());
       if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(`data directory ${dir} is in use by process ${holder}; stop it or set GAFFER_DATA_DIR`);
+        throw new Error(
+          `data directory ${dir} is in use by process ${holder}; stop it or set GAFFER_DATA_DIR`,
+        );
       }
       rmSync(path, { force: true });
     }

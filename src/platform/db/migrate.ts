@@ -4,14 +4,16 @@
  */
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client.js';
 
 /** Resolves to src/platform/db/migrations from both src/ (tsx, vitest) and dist/ (built). */
-export const migrationsFolder = fileURLToPath(new URL('../../../src/platform/db/migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(
+  new URL('../../../src/platform/db/migrations', import.meta.url),
+);
 
 const MIGRATION_LOCK_ID = 0x6a_ff_e4;
 

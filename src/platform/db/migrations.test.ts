@@ -22,7 +22,10 @@ describe('migrations', () => {
     const prefixes = sqlFiles.map((f) => f.slice(0, 4));
     expect(new Set(prefixes).size).toBe(prefixes.length);
     const snapshots = readdirSync(join(migrationsFolder, 'meta')).filter((f) => f.endsWith('_snapshot.json'));
-    const ids = snapshots.map((f) => JSON.parse(readFileSync(join(migrationsFolder, 'meta', f), 'utf8')) as { id: string; prevId: string });
+    const ids = snapshots.map(
+      (f) =>
+        JSON.parse(readFileSync(join(migrationsFolder, 'meta', f), 'utf8')) as { id: string; prevId: string },
+    );
     // Each snapshot points at its predecessor; exactly one is pointed at by nobody (the head).
     const pointedAt = new Set(ids.map((s) => s.prevId));
     expect(ids.filter((s) => !pointedAt.has(s.id))).toHaveLength(1);
@@ -35,7 +38,15 @@ describe('migrations', () => {
       const root = join(migrationsFolder, '../../../..');
       const output = execFileSync(
         join(root, 'node_modules/.bin/drizzle-kit'),
-        ['generate', '--dialect', 'postgresql', '--schema', './src/**/schema.ts', '--out', relative(root, scratch)],
+        [
+          'generate',
+          '--dialect',
+          'postgresql',
+          '--schema',
+          './src/**/schema.ts',
+          '--out',
+          relative(root, scratch),
+        ],
         { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
       expect(output).toContain('No schema changes');

@@ -18,13 +18,21 @@ beforeAll(async () => {
   });
   app.setValidatorCompiler(validatorCompiler());
   registerConventions(app);
-  app.get('/api/tasks/:id', { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } }, async () => ({ ok: true }));
+  app.get(
+    '/api/tasks/:id',
+    { schema: { params: Type.Object({ id: Type.String({ format: 'uuid' }) }) } },
+    async () => ({ ok: true }),
+  );
   app.post(
     '/api/things',
     {
       schema: {
         body: Type.Object(
-          { task_id: Type.String({ format: 'uuid' }), count: Type.Integer({ minimum: 1 }), name: Type.String() },
+          {
+            task_id: Type.String({ format: 'uuid' }),
+            count: Type.Integer({ minimum: 1 }),
+            name: Type.String(),
+          },
           { additionalProperties: false },
         ),
       },
@@ -49,7 +57,10 @@ afterAll(() => app.close());
 
 describe('correlation id and timing', () => {
   it('echoes a caller-provided X-Correlation-ID and reports the response time', async () => {
-    const response = await app.inject({ url: '/api/tasks/not-a-uuid', headers: { 'x-correlation-id': 'req-42' } });
+    const response = await app.inject({
+      url: '/api/tasks/not-a-uuid',
+      headers: { 'x-correlation-id': 'req-42' },
+    });
     expect(response.headers['x-correlation-id']).toBe('req-42');
     expect(response.json().correlation_id).toBe('req-42');
     expect(response.headers['x-response-time-ms']).toMatch(/^\d+\.\d{2}$/);
@@ -58,7 +69,10 @@ describe('correlation id and timing', () => {
   it('generates one when absent or unusable', async () => {
     const plain = await app.inject({ url: '/api/nowhere' });
     expect(plain.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const hostile = await app.inject({ url: '/api/nowhere', headers: { 'x-correlation-id': 'a b\u0007<script>' } });
+    const hostile = await app.inject({
+      url: '/api/nowhere',
+      headers: { 'x-correlation-id': 'a b\u0007<script>' },
+    });
     expect(hostile.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -67,13 +81,17 @@ describe('error model', () => {
   it('answers unknown paths with a clean 404', async () => {
     const response = await app.inject({ method: 'DELETE', url: '/api/never/heard/of?x=1' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toMatchObject({ error: { code: 'not_found', message: 'no route DELETE /api/never/heard/of' } });
+    expect(response.json()).toMatchObject({
+      error: { code: 'not_found', message: 'no route DELETE /api/never/heard/of' },
+    });
   });
 
   it('maps domain errors to their status, code and details', async () => {
     const response = await app.inject({ url: '/api/conflict' });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({ error: { code: 'already_claimed', details: { owner: 'be-dev-1' } } });
+    expect(response.json()).toMatchObject({
+      error: { code: 'already_claimed', details: { owner: 'be-dev-1' } },
+    });
   });
 
   it('gives 422 with field-level details, never coercing body types', async () => {
@@ -84,12 +102,16 @@ describe('error model', () => {
     });
     expect(response.statusCode).toBe(422);
     const fields = response.json().error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['body.count', 'body.name', 'body']));
+    expect(fields).toEqual(expect.arrayContaining(['body.count', 'body.name', 'body.extra']));
     expect(response.json().error.remediate).toBeUndefined();
   });
 
   it('adds the full-UUID remediation when an 8-character short task id is sent', async () => {
-    const inBody = await app.inject({ method: 'POST', url: '/api/things', payload: { task_id: '6f1c2a9e', count: 1, name: 'x' } });
+    const inBody = await app.inject({
+      method: 'POST',
+      url: '/api/things',
+      payload: { task_id: '6f1c2a9e', count: 1, name: 'x' },
+    });
     expect(inBody.statusCode).toBe(422);
     expect(inBody.json().error.remediate).toBe(SHORT_ID_REMEDIATE);
     const inPath = await app.inject({ url: '/api/tasks/6F1C2A9E' });
@@ -103,7 +125,12 @@ describe('error model', () => {
     const big = await app.inject({ method: 'POST', url: '/api/things', payload: { name: 'x'.repeat(4096) } });
     expect(big.statusCode).toBe(413);
     expect(big.json().error.code).toBe('payload_too_large');
-    const broken = await app.inject({ method: 'POST', url: '/api/things', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/things',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     expect(broken.statusCode).toBe(400);
     expect(broken.json().error.code).toBe('invalid_json');
   });
@@ -112,7 +139,10 @@ describe('error model', () => {
     const response = await app.inject({ url: '/api/provider' });
     expect(response.statusCode).toBe(429);
     expect(response.headers['retry-after']).toBe('13');
-    expect(response.json().error).toMatchObject({ code: 'rate_limit_exceeded', details: { provider: 'anthropic' } });
+    expect(response.json().error).toMatchObject({
+      code: 'rate_limit_exceeded',
+      details: { provider: 'anthropic' },
+    });
     const unknownWait = await app.inject({ url: '/api/provider-unknown-wait' });
     expect(unknownWait.headers['retry-after']).toBe('60');
   });

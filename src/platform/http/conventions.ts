@@ -23,15 +23,23 @@ export function registerConventions(app: FastifyInstance): void {
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request served');
+    request.log.debug(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+      'request served',
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(request, reply, new AppError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`));
+    sendError(
+      request,
+      reply,
+      new AppError(404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+    );
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ProviderRateLimitError) reply.header('retry-after', String(retryAfterSeconds(error)));
+    if (error instanceof ProviderRateLimitError)
+      reply.header('retry-after', String(retryAfterSeconds(error)));
     sendError(request, reply, toAppError(error, request));
   });
 }
@@ -62,7 +70,11 @@ function toAppError(error: FastifyError | Error, request: FastifyRequest): AppEr
   if (fe.validation) return validationError(fe, request);
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, 'payload_too_large', `request body exceeds the limit of ${request.routeOptions.bodyLimit} bytes`);
+      return new AppError(
+        413,
+        'payload_too_large',
+        `request body exceeds the limit of ${request.routeOptions.bodyLimit} bytes`,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError(415, 'unsupported_media_type', 'send the body as application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -82,15 +94,25 @@ function validationError(error: FastifyError, request: FastifyRequest): AppError
   let remediate: string | undefined;
   for (const issue of error.validation ?? []) {
     const segments = issue.instancePath.split('/').filter(Boolean);
-    const missing = (issue.params as { missingProperty?: string }).missingProperty;
-    if (missing) segments.push(missing);
+    const { missingProperty, additionalProperty } = issue.params as {
+      missingProperty?: string;
+      additionalProperty?: string;
+    };
+    const named = missingProperty ?? additionalProperty;
+    if (named) segments.push(named);
     const field = [context === 'querystring' ? 'query' : context, ...segments].join('.');
-    problems.push({ field, message: missing ? 'is required' : (issue.message ?? 'is invalid') });
+    problems.push({ field, message: problemMessage(missingProperty, additionalProperty, issue.message) });
     if (isTaskIdField(segments, request) && SHORT_ID.test(String(valueAt(source, segments) ?? ''))) {
       remediate = SHORT_ID_REMEDIATE;
     }
   }
   return new AppError(422, 'validation_failed', 'the request is invalid', problems, remediate);
+}
+
+function problemMessage(missing?: string, additional?: string, fallback?: string): string {
+  if (missing) return 'is required';
+  if (additional) return 'is not an accepted property';
+  return fallback ?? 'is invalid';
 }
 
 function isTaskIdField(segments: string[], request: FastifyRequest): boolean {

@@ -15,11 +15,14 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, details?: unknown) => new AppError(400, code, message, details);
-export const unauthorized = (message = 'authentication required') => new AppError(401, 'unauthenticated', message);
+export const badRequest = (code: string, message: string, details?: unknown) =>
+  new AppError(400, code, message, details);
+export const unauthorized = (message = 'authentication required') =>
+  new AppError(401, 'unauthenticated', message);
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
-export const conflict = (code: string, message: string, details?: unknown) => new AppError(409, code, message, details);
+export const conflict = (code: string, message: string, details?: unknown) =>
+  new AppError(409, code, message, details);
 export const unprocessable = (message: string, details?: unknown, remediate?: string) =>
   new AppError(422, 'validation_failed', message, details, remediate);
 export const unavailable = (message: string) => new AppError(503, 'unavailable', message);

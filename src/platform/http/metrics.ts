@@ -24,7 +24,11 @@ export function registerMetrics(app: FastifyInstance): void {
   app.decorate('metrics', registry);
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: reply.statusCode },
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: reply.statusCode,
+      },
       reply.elapsedTime / 1000,
     );
   });

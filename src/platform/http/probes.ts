@@ -7,8 +7,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Platform } from '../context.js';
 import { version } from '../version.js';
-import { AppError } from './errors.js';
 import { sendError } from './conventions.js';
+import { AppError } from './errors.js';
 import { internalNetworkList, isInternalRequest } from './internal-network.js';
 
 const Check = Type.Object({
@@ -37,7 +37,11 @@ async function timedCheck(run: () => Promise<void>, timeoutMs: number) {
     ]);
     return { ok: true, latency_ms: round(performance.now() - started) };
   } catch (error) {
-    return { ok: false, latency_ms: round(performance.now() - started), error: (error as Error).message || String(error) };
+    return {
+      ok: false,
+      latency_ms: round(performance.now() - started),
+      error: (error as Error).message || String(error),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -61,7 +65,13 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
       schema: {
         tags: ['probes'],
         summary: 'Liveness: 200 once the app is up',
-        response: { 200: Type.Object({ status: Type.Literal('ok'), version: Type.String(), uptime_seconds: Type.Number() }) },
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            version: Type.String(),
+            uptime_seconds: Type.Number(),
+          }),
+        },
       },
     },
     async () => ({ status: 'ok' as const, version, uptime_seconds: Math.round(process.uptime()) }),
@@ -73,7 +83,8 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
       schema: {
         tags: ['probes'],
         summary: 'Readiness: checks the database and the cache store',
-        description: '200 when both answer within GAFFER_READY_TIMEOUT_MS; 503 with a degraded payload otherwise.',
+        description:
+          '200 when both answer within GAFFER_READY_TIMEOUT_MS; 503 with a degraded payload otherwise.',
         response: { 200: ReadyBody, 503: ReadyBody },
       },
     },
