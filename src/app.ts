@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { createModules, type Modules, registerModuleRoutes } from './modules/registry.js';
 import { createSettings, type SettingsModule } from './modules/settings/index.js';
 import type { Platform } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
@@ -24,6 +25,7 @@ export interface BuildOptions {
 export interface Gaffer {
   app: App;
   settings: SettingsModule;
+  modules: Modules;
 }
 
 /** Log fields that must never reach a log line. */
@@ -67,6 +69,8 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
 
   const settings = await createSettings(platform);
   settings.registerRoutes(app);
+  const modules = await createModules(platform);
+  registerModuleRoutes(app, modules);
 
-  return { app, settings };
+  return { app, settings, modules };
 }
