@@ -5,17 +5,42 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
+import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
+import { createFindingsModule, type FindingsModule } from './findings/index.js';
+import { createKanbanModule, type KanbanModule } from './kanban/index.js';
+import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import { createTasksModule, type TasksModule } from './tasks/index.js';
+import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 
 export interface Modules {
   agents: AgentsModule;
   projects: ProjectsModule;
+  products: ProductsModule;
+  tasks: TasksModule;
+  findings: FindingsModule;
+  collisionMap: CollisionMapModule;
+  kanban: KanbanModule;
+  workSessions: WorkSessionsModule;
 }
+
+/** What each module may use of the others (their outside faces only). */
+export type ProductsDeps = Pick<Modules, 'projects'>;
+export type TasksDeps = Pick<Modules, 'agents' | 'projects' | 'products'>;
+export type FindingsDeps = Pick<Modules, 'tasks'>;
+export type CollisionMapDeps = Pick<Modules, 'tasks'>;
+export type WorkSessionsDeps = Pick<Modules, 'agents' | 'tasks'>;
 
 export async function createModules(platform: Platform): Promise<Modules> {
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
-  return { agents, projects };
+  const products = createProductsModule(platform, { projects });
+  const tasks = createTasksModule(platform, { agents, projects, products });
+  const findings = createFindingsModule(platform, { tasks });
+  const collisionMap = createCollisionMapModule(platform, { tasks });
+  const kanban = createKanbanModule(platform);
+  const workSessions = createWorkSessionsModule(platform, { agents, tasks });
+  return { agents, projects, products, tasks, findings, collisionMap, kanban, workSessions };
 }
 
 export function registerModuleRoutes(app: FastifyInstance, modules: Modules): void {
