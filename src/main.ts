@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
+import { rosterTokenSubject } from './modules/agents/index.js';
 import { openDatabase } from './platform/db/client.js';
 import {
   CEO_IDENTITY,
@@ -15,6 +16,7 @@ import {
   SecretFileError,
   staticToken,
 } from './platform/http/auth/index.js';
+import type { TokenSubject } from './platform/http/auth/tokens.js';
 import { startServer } from './server.js';
 
 const USAGE = `usage: gaffer <command>
@@ -22,8 +24,10 @@ const USAGE = `usage: gaffer <command>
   start                         run the service (prints the panel login URL)
   migrate                       apply database migrations and exit
   token ceo                     print the CEO's static token (for the panel or integrations)
+  token <slug> [--ttl SECONDS]  print the token of a roster agent, signed over its UUID, role and
+                                team (expiring when --ttl is given); the headers go to stderr
   token <id> --role R [--team T] [--ttl SECONDS]
-                                print a token for an identity (expiring when --ttl is given)
+                                print a token for any identity (expiring when --ttl is given)
   login-url                     print a fresh panel login URL
   config [--markdown]           print the configuration table`;
 
@@ -82,7 +86,7 @@ async function start(config: Config): Promise<number> {
   return -1;
 }
 
-function printToken(config: Config, args: string[]): number {
+async function printToken(config: Config, args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -93,20 +97,53 @@ function printToken(config: Config, args: string[]): number {
     console.error(`gaffer token: name an identity\n\n${USAGE}`);
     return 2;
   }
-  const secret = loadOrCreateSecret(config);
-  const subject =
-    id === 'ceo' && !values.role ? CEO_IDENTITY : { id, role: values.role ?? '', team: values.team ?? '' };
-  if (!isRole(subject.role)) {
-    console.error(`gaffer token: --role must be one of the roles (got "${subject.role}")`);
-    return 2;
-  }
   const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
   if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
     console.error('gaffer token: --ttl must be a positive number of seconds');
     return 2;
   }
+  let subject: TokenSubject;
+  if (values.role !== undefined) {
+    subject = { id, role: values.role, team: values.team ?? '' };
+    if (!isRole(subject.role)) {
+      console.error(`gaffer token: --role must be one of the roles (got "${subject.role}")`);
+      return 2;
+    }
+  } else if (id === 'ceo') {
+    subject = CEO_IDENTITY;
+  } else {
+    const found = await rosterSubject(config, id);
+    if (!found) return 2;
+    subject = found;
+  }
+  const secret = loadOrCreateSecret(config);
   console.log(ttl ? expiringToken(secret, subject, ttl) : staticToken(secret, subject));
   return 0;
+}
+
+/** The roster agent's UUID, role and team (agents sign over their UUID); null after reporting why not. */
+async function rosterSubject(config: Config, slug: string): Promise<TokenSubject | null> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const lookup = await rosterTokenSubject(database.db, slug);
+    if (!lookup.found) {
+      console.error(
+        lookup.reason === 'retired'
+          ? `gaffer token: agent "${slug}" is retired; its tokens no longer work`
+          : `gaffer token: no agent "${slug}" in the roster (see GET /api/agents, ` +
+              'or give --role and --team for an identity outside the roster)',
+      );
+      return null;
+    }
+    const { id, role, team } = lookup.subject;
+    console.error(
+      `gaffer token: ${lookup.slug} — send with X-Agent-ID: ${id}, X-Agent-Role: ${role}` +
+        `${team ? `, X-Agent-Team: ${team}` : ''}, X-Agent-Token: <the token>`,
+    );
+    return lookup.subject;
+  } finally {
+    await database.close();
+  }
 }
 
 main(process.argv.slice(2)).then(

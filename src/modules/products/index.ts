@@ -2,8 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { ProductsDeps } from '../registry.js';
+import { registerProductsRoutes } from './routes.js';
 import { ProductsService } from './service.js';
 
+export { type CellRoute, PRODUCT_MANAGER_ROLES } from './rules.js';
+export { productCells, products } from './schema.js';
+export type { NewProduct, Product, ProductChanges, ProductRow } from './service.js';
 export { ProductsService };
 
 export interface ProductsModule {
@@ -11,6 +15,7 @@ export interface ProductsModule {
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createProductsModule(platform: Platform, _deps: ProductsDeps): ProductsModule {
-  return { service: new ProductsService(platform), registerRoutes() {} };
+export function createProductsModule(platform: Platform, deps: ProductsDeps): ProductsModule {
+  const service = new ProductsService(platform.database.db, deps.projects.service, platform.clock);
+  return { service, registerRoutes: (app) => registerProductsRoutes(app, service) };
 }

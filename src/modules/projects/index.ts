@@ -1,10 +1,23 @@
 /** Projects: repository config, commands, engine opt-ins (Budget & Ops), budget, write-only git token. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import { registerProjectsRoutes } from './routes.js';
 import { ProjectsService } from './service.js';
 
+export { PROJECT_MANAGER_ROLES, projectAccessProblem } from './access.js';
+export { resolvedProvider } from './draft.js';
+export { GIT_PROVIDERS, type GitProvider, inferProvider } from './git-url.js';
+export { effectiveLadder } from './ladder.js';
+export { slugProblem } from './rules.js';
 export { type LadderRung, projects } from './schema.js';
-export { type ProjectRow, ProjectsService } from './service.js';
+export {
+  type CreateProjectInput,
+  type ProjectBrief,
+  type ProjectListFilter,
+  type ProjectRow,
+  ProjectsService,
+  type UpdateProjectInput,
+} from './service.js';
 
 export interface ProjectsModule {
   service: ProjectsService;
@@ -12,5 +25,6 @@ export interface ProjectsModule {
 }
 
 export function createProjectsModule(platform: Platform): ProjectsModule {
-  return { service: new ProjectsService(platform.database.db), registerRoutes() {} };
+  const service = new ProjectsService(platform.database.db, platform.secret, platform.clock);
+  return { service, registerRoutes: (app) => registerProjectsRoutes(app, service) };
 }
