@@ -1,16 +1,46 @@
-/** Tasks: creation, reads, lifecycle transitions, atomic claims, audit trail, CEO god mode. */
+/**
+ * The tasks module's outside face: the task tables, the TasksService (create, read, list, atomic
+ * claim, lifecycle transitions, PATCH with CEO god mode, assign-review-pm, approve-and-start) and
+ * the public task view. Other modules import only this file.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { TasksDeps } from '../registry.js';
+import { registerTaskRoutes } from './routes.js';
 import { TasksService } from './service.js';
 
-export { TasksService };
+export type { TaskEventView } from './queries.js';
+export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
+export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
+export { TasksService, type TasksServiceDeps } from './service.js';
+export type { ActionPlan } from './transition.js';
+export {
+  type Actor,
+  COMPLEXITIES,
+  type Complexity,
+  type CreateTaskInput,
+  SYSTEM_ACTOR,
+  TASK_LIMITS,
+  TASK_NATURES,
+  TASK_TYPES,
+  type TaskListFilter,
+  type TaskNature,
+  type TaskRow,
+  type TaskType,
+  type TransitionInput,
+  type UpdateTaskInput,
+} from './types.js';
+export { type TaskView, toTaskView } from './view.js';
 
 export interface TasksModule {
   service: TasksService;
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createTasksModule(platform: Platform, _deps: TasksDeps): TasksModule {
-  return { service: new TasksService(platform), registerRoutes() {} };
+export function createTasksModule(platform: Platform, deps: TasksDeps): TasksModule {
+  const service = new TasksService(platform, {
+    agents: deps.agents.service,
+    projects: deps.projects.service,
+  });
+  return { service, registerRoutes: (app) => registerTaskRoutes(app, service) };
 }

@@ -1,3 +1,8 @@
+/**
+ * The task domain's tables: tasks, their per-cell project maps, and the append-only audit trail
+ * (task_events). Statuses are the lifecycle module's; they change only through its rules (or the
+ * CEO's audited override).
+ */
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -90,6 +95,10 @@ export const tasks = pgTable(
     index('tasks_project_status_idx').on(t.projectId, t.status),
     index('tasks_parent_idx').on(t.parentTaskId),
     index('tasks_source_status_idx').on(t.source, t.status),
+    /** The single-active-task guard looks up the claims an agent holds. */
+    index('tasks_active_claimant_idx').on(t.activeClaimantId).where(sql`${t.activeClaimantId} is not null`),
+    /** Completion moves the id from its dependents' dependency_ids: find them without a scan. */
+    index('tasks_dependency_ids_idx').using('gin', t.dependencyIds),
   ],
 );
 

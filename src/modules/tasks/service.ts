@@ -1,6 +1,123 @@
-/** Tasks: creation, reads, lifecycle transitions, atomic claims, audit trail, CEO god mode. */
+/**
+ * The tasks service: the one way into the task domain for routes, engines, the gateway and other
+ * modules. Create, read and list; claim (atomic) and every other lifecycle transition through the
+ * lifecycle tables; PATCH with CEO god mode; assign-review-pm; approve-and-start. Every change
+ * writes its audit rows in the same transaction. Operations take the acting agent (`Actor`);
+ * engines act as `SYSTEM_ACTOR` and pass their `source` on create.
+ */
 import type { Platform } from '../../platform/context.js';
+import type { Identity } from '../../platform/http/auth/identity.js';
+import type { AgentsService } from '../agents/index.js';
+import type { LifecycleAction } from '../lifecycle/index.js';
+import type { ProjectsService } from '../projects/index.js';
+import { actorFromIdentity } from './actor.js';
+import { approveAndStart } from './approve-and-start.js';
+import { claimTask } from './claim.js';
+import type { TaskContext } from './context.js';
+import { createTask } from './create.js';
+import { taskNotFound } from './errors.js';
+import { listTasks, type TaskEventView, taskEventViews, viewsOf } from './queries.js';
+import { assignReviewPm } from './review-pm.js';
+import { loadTask } from './task-store.js';
+import { type ActionPlan, performTransition } from './transition.js';
+import type {
+  Actor,
+  CreateTaskInput,
+  TaskListFilter,
+  TaskRow,
+  TransitionInput,
+  UpdateTaskInput,
+} from './types.js';
+import { updateTask } from './update.js';
+import { type TaskView, toTaskView } from './view.js';
+
+export interface TasksServiceDeps {
+  readonly agents: AgentsService;
+  readonly projects: ProjectsService;
+}
 
 export class TasksService {
-  constructor(readonly platform: Platform) {}
+  private readonly ctx: TaskContext;
+
+  constructor(platform: Pick<Platform, 'database' | 'clock'>, deps: TasksServiceDeps) {
+    this.ctx = {
+      db: platform.database.db,
+      clock: platform.clock,
+      agents: deps.agents,
+      projects: deps.projects,
+    };
+  }
+
+  /** The acting agent behind a proven identity (403 `unknown_agent` / `role_mismatch`). */
+  actorFor(identity: Identity): Promise<Actor> {
+    return actorFromIdentity(this.ctx.agents, identity);
+  }
+
+  /** Opens a task (422 with field details when the declaration or a reference is wrong). */
+  async create(input: CreateTaskInput, actor: Actor): Promise<TaskView> {
+    const { row, cellProjects } = await createTask(this.ctx, input, actor);
+    return toTaskView(row, cellProjects);
+  }
+
+  /** The task, or 404. */
+  async get(id: string): Promise<TaskView> {
+    const view = await this.find(id);
+    if (!view) throw taskNotFound(id);
+    return view;
+  }
+
+  async find(id: string): Promise<TaskView | null> {
+    const row = await loadTask(this.ctx.db, id);
+    return row ? (await viewsOf(this.ctx.db, [row]))[0]! : null;
+  }
+
+  list(filter: TaskListFilter = {}): Promise<{ tasks: TaskView[]; next_cursor: string | null }> {
+    return listTasks(this.ctx.db, this.ctx.agents, filter);
+  }
+
+  /** The audit trail of a task, oldest first (404 for an unknown task). */
+  async events(id: string): Promise<TaskEventView[]> {
+    if (!(await loadTask(this.ctx.db, id))) throw taskNotFound(id);
+    return taskEventViews(this.ctx.db, id);
+  }
+
+  /** Atomic claim: exactly one of any number of concurrent claimers wins; the others get 409 `already_claimed`. */
+  async claim(id: string, actor: Actor): Promise<TaskView> {
+    return this.view(await claimTask(this.ctx, id, actor));
+  }
+
+  /**
+   * A lifecycle transition: one action, the first applicable of several (`{ oneOf }`), or a chain
+   * (`{ chain }`, e.g. submit_verification then submit_qa). 403 `not_authorized`, 409
+   * `invalid_state` (and the holds' own 409s) as the lifecycle tables decide.
+   */
+  async transition(
+    id: string,
+    action: ActionPlan,
+    actor: Actor,
+    input: TransitionInput = {},
+  ): Promise<TaskView> {
+    return this.view(await performTransition(this.ctx, id, action, actor, input));
+  }
+
+  /** PATCH: field edits in the caller's scope, and the CEO's audited status override. */
+  async update(id: string, input: UpdateTaskInput, actor: Actor): Promise<TaskView> {
+    return this.view(await updateTask(this.ctx, id, input, actor));
+  }
+
+  /** Hands an awaiting_pm_review task to its reviewing PM as owner and claimant. */
+  async assignReviewPm(id: string, actor: Actor): Promise<TaskView> {
+    return this.view(await assignReviewPm(this.ctx, id, actor));
+  }
+
+  /** The CEO confirms a pending task and hands it to the main PM. */
+  async approveAndStart(id: string, notes: string, actor: Actor): Promise<TaskView> {
+    return this.view(await approveAndStart(this.ctx, id, notes, actor));
+  }
+
+  private async view(row: TaskRow): Promise<TaskView> {
+    return (await viewsOf(this.ctx.db, [row]))[0]!;
+  }
 }
+
+export type { ActionPlan, LifecycleAction };

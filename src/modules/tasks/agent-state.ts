@@ -1,0 +1,27 @@
+/**
+ * Keeps the roster's runtime view in step with claims: the agent that takes a task's claim is
+ * marked active on it; one whose claim ends (hand-off, release, completion) loses it as its
+ * current task and goes idle — unless it has moved on to another task meanwhile.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { agents } from '../agents/index.js';
+import type { TaskContext } from './context.js';
+
+export async function syncClaimantState(
+  ctx: TaskContext,
+  db: Db,
+  taskId: string,
+  previous: string | null,
+  next: string | null,
+  now: Date,
+): Promise<void> {
+  if (previous === next) return;
+  if (previous) {
+    await db
+      .update(agents)
+      .set({ status: 'idle', currentTaskId: null, updatedAt: now })
+      .where(and(eq(agents.id, previous), eq(agents.currentTaskId, taskId)));
+  }
+  if (next) await ctx.agents.recordState(next, { status: 'active', currentTaskId: taskId }, db);
+}

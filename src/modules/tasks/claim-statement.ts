@@ -1,0 +1,53 @@
+/**
+ * The claim as one SQL statement: the guarded UPDATE — `WHERE id = $1 AND status = $observed AND
+ * status IN ($claimable) AND active_claimant_id IS NULL AND NOT held AND (unassigned or assigned to
+ * the claimer)` — with the `claim` audit row and the claimer's roster state (active on this task)
+ * written by the same statement: all or nothing, the row lock held for this one statement only, so
+ * of any number of concurrent claimers exactly one gets the row back. The claimable statuses and
+ * the status written come from the lifecycle claim rules.
+ *
+ * Measured and rejected alternatives (bench/claims.ts): answering a loser from the same statement
+ * needs a FOR SHARE read of the latest version, and row locks are written to the heap, which costs
+ * more than the loser's one extra read; claiming first without reading (SQL stand-ins for the
+ * rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { agents } from '../agents/index.js';
+import { claimableStatuses, claimTarget, isReviewClaim, type TaskStatus } from '../lifecycle/index.js';
+import { taskEvents, tasks } from './schema.js';
+import type { Actor } from './types.js';
+
+export interface ClaimGuard {
+  /** The status the claim rules were checked against. */
+  readonly from: TaskStatus;
+  /** The claimer may take over a task pre-assigned to someone else. */
+  readonly takeover: boolean;
+}
+
+export function claimStatement(id: string, actor: Actor, now: Date, guard: ClaimGuard): SQL {
+  const at = now.toISOString();
+  const { from, takeover } = guard;
+  const to = claimTarget(from);
+  const claimable = sql.join(
+    claimableStatuses(actor.role).map((status) => sql`${status}`),
+    sql`, `,
+  );
+  const data = JSON.stringify(isReviewClaim(from) ? { review_claim: true } : {});
+  return sql`
+    with claimed as (
+      update ${tasks} set
+        status = ${to}, assigned_to = ${actor.id}, claimed_by = ${actor.id}, active_claimant_id = ${actor.id},
+        claimed_at = ${at}::timestamptz, last_heartbeat_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+      where id = ${id} and status = ${from} and status in (${claimable})
+        and active_claimant_id is null and held = false
+        ${takeover ? sql`` : sql`and (assigned_to is null or assigned_to = ${actor.id})`}
+      returning *
+    ), audit as (
+      insert into ${taskEvents} (task_id, actor_id, actor_role, action, from_status, to_status, data, created_at)
+      select id, ${actor.id}, ${actor.role}, 'claim', ${from}, status, ${data}::jsonb, ${at}::timestamptz from claimed
+    ), roster as (
+      update ${agents} set status = 'active', current_task_id = ${id}, updated_at = ${at}::timestamptz
+      where id = ${actor.id} and exists (select 1 from claimed)
+    )
+    select * from claimed`;
+}

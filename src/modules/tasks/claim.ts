@@ -1,0 +1,211 @@
+/**
+ * The one claim path. The task is read (one narrow, prepared query) and every rule checked in code
+ * — held, a claim already held, lifecycle claim rules, team, pre-assignment, self-review, the
+ * dependency and sequence holds — for precise refusals; then the claim is one guarded statement
+ * pinned to the status read (claim-statement.ts), so of any number of concurrent claimers exactly
+ * one gets the row back, audited by that same statement. For the single-active-task roles a
+ * transaction first takes a per-agent advisory lock and checks the agent holds nothing else, so
+ * that rule cannot be raced either. A loser gets 409 `already_claimed` naming the owner.
+ */
+import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { type AppError, conflict } from '../../platform/http/errors.js';
+import { agents } from '../agents/index.js';
+import {
+  decideClaim,
+  isReviewClaim,
+  isSingleActiveRole,
+  mayTakeOverClaim,
+  SINGLE_ACTIVE_BUSY_STATES,
+  type TaskStatus,
+  TERMINAL_STATES,
+  teamMatches,
+} from '../lifecycle/index.js';
+import { claimStatement } from './claim-statement.js';
+import type { TaskContext } from './context.js';
+import { invalidState, notAuthorized, refusalError, taskHeld, taskNotFound } from './errors.js';
+import { HELD_CLAIM_STATES, openDependencies, sequenceBlockers } from './holds.js';
+import { tasks } from './schema.js';
+import { loadTask, siblingFacts, taskBriefs, taskRowFromRaw } from './task-store.js';
+import { authorOf } from './transition-effects.js';
+import type { Actor, TaskRow } from './types.js';
+
+interface Owner {
+  id: string;
+  slug: string | null;
+  role: string | null;
+}
+
+/** What the claim rules look at: a narrow read, since every claimer (winner or not) makes it. */
+const CLAIM_FACTS = {
+  id: tasks.id,
+  status: tasks.status,
+  team: tasks.team,
+  held: tasks.held,
+  assignedTo: tasks.assignedTo,
+  activeClaimantId: tasks.activeClaimantId,
+  markers: tasks.markers,
+  parentTaskId: tasks.parentTaskId,
+  sequence: tasks.sequence,
+  dependencyIds: tasks.dependencyIds,
+  completedDependencyIds: tasks.completedDependencyIds,
+};
+
+type ClaimFacts = Pick<TaskRow, keyof typeof CLAIM_FACTS>;
+
+/** The claim facts with the agent holding the claim: one prepared statement per database handle. */
+const factStatements = new WeakMap<Db, ReturnType<typeof prepareFacts>>();
+
+function prepareFacts(db: Db) {
+  return db
+    .select({ task: CLAIM_FACTS, owner: { slug: agents.slug, role: agents.role } })
+    .from(tasks)
+    .leftJoin(agents, eq(agents.id, tasks.activeClaimantId))
+    .where(eq(tasks.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('tasks_claim_facts');
+}
+
+async function loadWithOwner(db: Db, id: string): Promise<{ row: ClaimFacts; owner: Owner | null } | null> {
+  let statement = factStatements.get(db);
+  if (!statement) {
+    statement = prepareFacts(db);
+    factStatements.set(db, statement);
+  }
+  const [found] = await statement.execute({ id });
+  if (!found) return null;
+  const owner = found.task.activeClaimantId
+    ? { id: found.task.activeClaimantId, slug: found.owner?.slug ?? null, role: found.owner?.role ?? null }
+    : null;
+  return { row: found.task, owner };
+}
+
+/** The whole row, for the rare answers that are not the claim statement's own result. */
+async function fullRow(db: Db, id: string): Promise<TaskRow> {
+  const row = await loadTask(db, id);
+  if (!row) throw taskNotFound(id);
+  return row;
+}
+
+const alreadyClaimed = (row: Pick<ClaimFacts, 'id' | 'status'>, owner: Owner): AppError =>
+  conflict('already_claimed', `task ${row.id} is already claimed by ${owner.slug ?? owner.id}`, {
+    task_id: row.id,
+    status: row.status,
+    owner,
+  });
+
+export async function claimTask(ctx: TaskContext, id: string, actor: Actor): Promise<TaskRow> {
+  const found = await loadWithOwner(ctx.db, id);
+  if (!found) throw taskNotFound(id);
+  const { row, owner } = found;
+  if (owner?.id === actor.id) return fullRow(ctx.db, id); // already the claimer: idempotent
+  const status = row.status as TaskStatus;
+  if (row.held) throw taskHeld(id);
+  if (owner && teamMatches(actor.role, actor.team, row.team)) throw alreadyClaimed(row, owner);
+  const decision = decideClaim(actor.role, status);
+  if (!decision.ok) throw refusalError(decision, { task_id: id, status });
+  if (!teamMatches(actor.role, actor.team, row.team)) {
+    throw notAuthorized(`a ${actor.role} of team ${actor.team ?? 'none'} may not claim a ${row.team} task`);
+  }
+  const takeover = mayTakeOverClaim(actor.role);
+  if (row.assignedTo && row.assignedTo !== actor.id && !takeover) {
+    throw conflict('assigned_elsewhere', `task ${id} is assigned to another agent`, {
+      task_id: id,
+      assigned_to: row.assignedTo,
+    });
+  }
+  if (isReviewClaim(status) && authorOf(row) === actor.id) {
+    throw notAuthorized('you may not review your own work (self-review blocked)');
+  }
+  await checkHolds(ctx.db, row, status);
+
+  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover });
+  const raw = isSingleActiveRole(actor.role)
+    ? await ctx.db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${actor.id}, 0))`);
+        await refuseIfBusy(tx, actor, id);
+        return firstRow(await tx.execute(claim));
+      })
+    : firstRow(await ctx.db.execute(claim));
+  return raw ? taskRowFromRaw(raw) : afterLostRace(ctx, id, actor);
+}
+
+const firstRow = (result: unknown): Record<string, unknown> | undefined =>
+  (result as { rows: Record<string, unknown>[] }).rows[0];
+
+/** The dependency hold (pending only) and the sibling-sequence bar (pending and revision claims). */
+async function checkHolds(db: Db, row: ClaimFacts, status: TaskStatus): Promise<void> {
+  if (status === 'pending' && row.dependencyIds.length > 0) {
+    const open = openDependencies(await taskBriefs(db, row.dependencyIds));
+    if (open.length > 0) {
+      throw conflict('dependencies_open', `task ${row.id} waits for ${open.length} open dependencies`, {
+        task_id: row.id,
+        dependencies: open,
+      });
+    }
+  }
+  if (HELD_CLAIM_STATES.includes(status) && row.parentTaskId && row.sequence > 0) {
+    const [siblings, parent] = await Promise.all([
+      siblingFacts(db, row.parentTaskId),
+      loadTask(db, row.parentTaskId),
+    ]);
+    const megaTaskWave = !!parent && parent.batchId !== null && parent.parentTaskId === null;
+    const blockers = sequenceBlockers(row, siblings, megaTaskWave);
+    if (blockers.length > 0) {
+      const named = blockers.map((b) => `"${b.title}" (sequence ${b.sequence})`).join(', ');
+      throw conflict('sequence_held', `task ${row.id} (sequence ${row.sequence}) waits for ${named}`, {
+        task_id: row.id,
+        blockers: blockers.map(({ id, title, status, sequence }) => ({ id, title, status, sequence })),
+      });
+    }
+  }
+}
+
+/** The single-active-task rule: no other owned task in a busy state, and no other claim held. */
+async function refuseIfBusy(db: Db, actor: Actor, taskId: string): Promise<void> {
+  const busy = await db
+    .select({ id: tasks.id, title: tasks.title, status: tasks.status })
+    .from(tasks)
+    .where(
+      and(
+        ne(tasks.id, taskId),
+        or(
+          and(eq(tasks.assignedTo, actor.id), inArray(tasks.status, [...SINGLE_ACTIVE_BUSY_STATES])),
+          and(eq(tasks.activeClaimantId, actor.id), notInArray(tasks.status, [...TERMINAL_STATES])),
+        ),
+      ),
+    )
+    .limit(5);
+  if (busy.length > 0) {
+    throw conflict(
+      'single_active_task',
+      `${actor.slug} already has a task in hand; finish or release it first`,
+      {
+        tasks: busy,
+      },
+    );
+  }
+}
+
+/**
+ * The guarded statement matched nothing: someone else won (409 `already_claimed` with the owner),
+ * or the task moved meanwhile. A concurrent claim by the same agent that won is the claim it wanted.
+ */
+async function afterLostRace(ctx: TaskContext, id: string, actor: Actor): Promise<TaskRow> {
+  const found = await loadWithOwner(ctx.db, id);
+  if (!found) throw taskNotFound(id);
+  const { row, owner } = found;
+  if (owner?.id === actor.id) return fullRow(ctx.db, id);
+  if (owner) throw alreadyClaimed(row, owner);
+  if (row.held) throw taskHeld(id);
+  if (row.assignedTo && row.assignedTo !== actor.id) {
+    throw conflict('assigned_elsewhere', `task ${id} was assigned to another agent meanwhile`, {
+      task_id: id,
+      assigned_to: row.assignedTo,
+    });
+  }
+  throw invalidState(`task ${id} moved to ${row.status} while it was being claimed`, {
+    task_id: id,
+    status: row.status,
+  });
+}

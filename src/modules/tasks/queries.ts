@@ -1,0 +1,113 @@
+/**
+ * Reading tasks: one by id, a filtered page (newest first; offset or keyset-cursor pagination), and
+ * a task's audit trail.
+ */
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { unprocessable } from '../../platform/http/errors.js';
+import type { AgentsService } from '../agents/index.js';
+import { taskEvents, tasks } from './schema.js';
+import { loadCellProjects, mayHaveCellMap } from './task-store.js';
+import type { TaskListFilter, TaskRow } from './types.js';
+import { type TaskView, toTaskView } from './view.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Views of rows, with the per-cell project maps of those that may have one (one query for all). */
+export async function viewsOf(db: Db, rows: readonly TaskRow[]): Promise<TaskView[]> {
+  const maps = await loadCellProjects(
+    db,
+    rows.filter(mayHaveCellMap).map((row) => row.id),
+  );
+  return rows.map((row) => toTaskView(row, maps.get(row.id) ?? {}));
+}
+
+export const encodeCursor = (id: string): string => Buffer.from(`task:${id}`).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const decoded = Buffer.from(cursor, 'base64url').toString();
+  const id = decoded.startsWith('task:') ? decoded.slice(5) : '';
+  if (!UUID.test(id))
+    throw unprocessable('the request is invalid', [
+      { field: 'query.cursor', message: 'is not a cursor this API issued' },
+    ]);
+  return id;
+}
+
+export async function listTasks(
+  db: Db,
+  agents: AgentsService,
+  filter: TaskListFilter,
+): Promise<{ tasks: TaskView[]; next_cursor: string | null }> {
+  if (filter.cursor !== undefined && filter.offset !== undefined) {
+    throw unprocessable('the request is invalid', [
+      { field: 'query.cursor', message: 'use either cursor or offset, not both' },
+    ]);
+  }
+  const limit = filter.limit ?? 50;
+  const conditions: SQL[] = [];
+  if (filter.status?.length) conditions.push(inArray(tasks.status, filter.status));
+  if (filter.team) conditions.push(eq(tasks.team, filter.team));
+  if (filter.project_id) conditions.push(eq(tasks.projectId, filter.project_id));
+  if (filter.parent_task_id) conditions.push(eq(tasks.parentTaskId, filter.parent_task_id));
+  if (filter.source) conditions.push(eq(tasks.source, filter.source));
+  if (filter.assigned_to) {
+    const agent = await agents.resolve(filter.assigned_to);
+    if (!agent) {
+      throw unprocessable('the request is invalid', [
+        { field: 'query.assigned_to', message: `there is no agent "${filter.assigned_to}"` },
+      ]);
+    }
+    conditions.push(eq(tasks.assignedTo, agent.id));
+  }
+  if (filter.cursor !== undefined) {
+    const after = decodeCursor(filter.cursor);
+    conditions.push(
+      sql`(${tasks.createdAt}, ${tasks.id}) < (select c.created_at, c.id from tasks c where c.id = ${after})`,
+    );
+  }
+  const rows = await db
+    .select()
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id))
+    .limit(limit + 1)
+    .offset(filter.offset ?? 0);
+  const page = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return { tasks: await viewsOf(db, page), next_cursor: more ? encodeCursor(page.at(-1)!.id) : null };
+}
+
+export interface TaskEventView {
+  id: number;
+  task_id: string;
+  actor_id: string;
+  actor_role: string;
+  action: string;
+  from_status: string | null;
+  to_status: string | null;
+  reason: string | null;
+  data: Record<string, unknown>;
+  created_at: string;
+}
+
+/** A task's audit trail, oldest first. */
+export async function taskEventViews(db: Db, taskId: string): Promise<TaskEventView[]> {
+  const rows = await db
+    .select()
+    .from(taskEvents)
+    .where(eq(taskEvents.taskId, taskId))
+    .orderBy(asc(taskEvents.id));
+  return rows.map((row) => ({
+    id: row.id,
+    task_id: row.taskId,
+    actor_id: row.actorId,
+    actor_role: row.actorRole,
+    action: row.action,
+    from_status: row.fromStatus,
+    to_status: row.toStatus,
+    reason: row.reason,
+    data: row.data,
+    created_at: row.createdAt.toISOString(),
+  }));
+}
