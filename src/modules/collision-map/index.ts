@@ -2,8 +2,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { CollisionMapDeps } from '../registry.js';
+import { registerCollisionMapRoutes } from './routes.js';
 import { CollisionMapService } from './service.js';
 
+export { type CollisionSurface, findCollisions, hasCollisionSurface } from './collisions.js';
+export { compileGlob, globMatchesPath, globsOverlap, overlappingGlobs } from './glob-overlap.js';
+export type { CollidingSibling, CollisionMap } from './service.js';
 export { CollisionMapService };
 
 export interface CollisionMapModule {
@@ -12,5 +16,6 @@ export interface CollisionMapModule {
 }
 
 export function createCollisionMapModule(platform: Platform, _deps: CollisionMapDeps): CollisionMapModule {
-  return { service: new CollisionMapService(platform), registerRoutes() {} };
+  const service = new CollisionMapService(platform);
+  return { service, registerRoutes: (app) => registerCollisionMapRoutes(app, service) };
 }

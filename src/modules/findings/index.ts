@@ -2,8 +2,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { FindingsDeps } from '../registry.js';
+import { registerFindingsRoutes } from './routes.js';
 import { FindingsService } from './service.js';
 
+export {
+  type AddressRef,
+  canWaive,
+  FINDING_ORIGINS,
+  FINDING_SEVERITIES,
+  FINDING_STATUSES,
+  type FindingInput,
+  type FindingOrigin,
+  type FindingSeverity,
+  type FindingStatus,
+  parseFindingRef,
+  renderFinding,
+} from './rules.js';
+export type { AddressResult, Finding, FindingsLedger, OriginSummary } from './service.js';
 export { FindingsService };
 
 export interface FindingsModule {
@@ -12,5 +27,6 @@ export interface FindingsModule {
 }
 
 export function createFindingsModule(platform: Platform, _deps: FindingsDeps): FindingsModule {
-  return { service: new FindingsService(platform), registerRoutes() {} };
+  const service = new FindingsService(platform);
+  return { service, registerRoutes: (app) => registerFindingsRoutes(app, service) };
 }

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+/** The findings ledger table: one row per review finding raised on a task. */
+import { bigserial, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tasks } from '../tasks/schema.js';
 
 /** Review findings raised on a task (QA, PR gate, PM, CEO). Append-only: only status, commit and note change. */
@@ -6,6 +7,8 @@ export const taskFindings = pgTable(
   'task_findings',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: a strict total order among findings raised in the same instant (one batch). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     taskId: uuid('task_id')
       .notNull()
       .references(() => tasks.id, { onDelete: 'cascade' }),

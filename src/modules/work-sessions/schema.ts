@@ -1,3 +1,4 @@
+/** The work-sessions table: an agent's git session on a task, one active per task. */
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema.js';
