@@ -70,6 +70,10 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   const settings = await createSettings(platform);
   settings.registerRoutes(app);
   const modules = await createModules(platform);
+  // Runs after the authentication hook: a retired agent's proven identity is refused.
+  app.addHook('onRequest', async (request) => {
+    if (request.identity) await modules.agents.refuseRetired(request.identity);
+  });
   registerModuleRoutes(app, modules);
 
   return { app, settings, modules };

@@ -6,10 +6,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({ config: { internalNetworks: ['10.1.0.0/16'] } });
 });
-afterAll(async () => {
-  await t.close();
-  await t.stores.dispose();
-});
+afterAll(() => t.close());
 
 describe('probes', () => {
   it('/health answers 200 with the version', async () => {

@@ -14,13 +14,17 @@ export interface TestApp extends Gaffer {
   ceoHeaders: Record<string, string>;
   /** Headers that authenticate as any identity. */
   headersFor(id: string, role: string, team?: string): Record<string, string>;
-  /** Closes the app and its stores (the stores stay on disk until `stores.dispose()`). */
+  /**
+   * Closes the app and its platform. Stores the test app created itself are disposed too; stores
+   * passed in (to restart on the same data) stay until their owner calls `stores.dispose()`.
+   */
   close(): Promise<void>;
 }
 
 export async function startTestApp(
   options: { config?: Partial<Config>; clock?: Clock; stores?: TestStores } = {},
 ): Promise<TestApp> {
+  const ownsStores = !options.stores;
   const stores = options.stores ?? (await createTestStores());
   const platform = await stores.platform({ config: options.config, clock: options.clock });
   const gaffer = await buildApp(platform, { logger: false });
@@ -40,6 +44,7 @@ export async function startTestApp(
     async close() {
       await gaffer.app.close();
       await platform.close();
+      if (ownsStores) await stores.dispose();
     },
   };
 }

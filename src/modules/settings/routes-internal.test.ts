@@ -33,10 +33,7 @@ describe('internal settings through /api/settings', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(async () => {
-    await t.close();
-    await t.stores.dispose();
-  });
+  afterAll(() => t.close());
 
   const put = (key: string, value: unknown) =>
     t.app.inject({ method: 'PUT', url: `/api/settings/${key}`, headers: t.ceoHeaders, payload: { value } });

@@ -23,10 +23,7 @@ describe('/api/settings', () => {
   beforeAll(async () => {
     t = await startTestApp();
   });
-  afterAll(async () => {
-    await t.close();
-    await t.stores.dispose();
-  });
+  afterAll(() => t.close());
 
   const get = (url: string, headers = t.ceoHeaders) => t.app.inject({ method: 'GET', url, headers });
   const put = (key: string, payload: unknown, headers = t.ceoHeaders) =>

@@ -17,6 +17,7 @@ CREATE TABLE "agents" (
 --> statement-breakpoint
 CREATE TABLE "task_findings" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"task_id" uuid NOT NULL,
 	"origin" text NOT NULL,
 	"round" integer NOT NULL,
@@ -190,5 +191,7 @@ CREATE INDEX "tasks_assigned_status_idx" ON "tasks" USING btree ("assigned_to","
 CREATE INDEX "tasks_project_status_idx" ON "tasks" USING btree ("project_id","status");--> statement-breakpoint
 CREATE INDEX "tasks_parent_idx" ON "tasks" USING btree ("parent_task_id");--> statement-breakpoint
 CREATE INDEX "tasks_source_status_idx" ON "tasks" USING btree ("source","status");--> statement-breakpoint
+CREATE INDEX "tasks_active_claimant_idx" ON "tasks" USING btree ("active_claimant_id") WHERE "tasks"."active_claimant_id" is not null;--> statement-breakpoint
+CREATE INDEX "tasks_dependency_ids_idx" ON "tasks" USING gin ("dependency_ids");--> statement-breakpoint
 CREATE UNIQUE INDEX "work_sessions_one_active_per_task" ON "work_sessions" USING btree ("task_id") WHERE "work_sessions"."status" = 'active';--> statement-breakpoint
 CREATE INDEX "work_sessions_agent_idx" ON "work_sessions" USING btree ("agent_id","status");
