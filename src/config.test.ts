@@ -74,6 +74,10 @@ describe('configuration', () => {
     }
   });
 
+  it('leaves the test suite’s and the benchmarks’ own variables alone', () => {
+    expect(() => loadConfig({ GAFFER_TEST_DATABASE_URL: 'x', GAFFER_BENCH_DATABASE_URL: 'y' })).not.toThrow();
+  });
+
   it('recognises CIDR blocks and addresses', () => {
     expect(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8'].every(isCidr)).toBe(true);
     expect(['10.0.0/8', '1.2.3.4/40', 'host', '::1/129', '1.2.3.4/x'].some(isCidr)).toBe(false);

@@ -315,8 +315,9 @@ export type Config = { readonly [K in keyof Settings]: Settings[K]['defaultValue
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = new Set(Object.values(settings).map((s) => s.env));
+  // GAFFER_TEST_* and GAFFER_BENCH_* belong to the test suite and the benchmarks, not the service.
   const unknown = Object.keys(env).find(
-    (name) => name.startsWith('GAFFER_') && !known.has(name) && !name.startsWith('GAFFER_TEST_'),
+    (name) => name.startsWith('GAFFER_') && !known.has(name) && !/^GAFFER_(TEST|BENCH)_/.test(name),
   );
   if (unknown) throw new ConfigError(unknown, 'unknown variable (see the configuration table in the README)');
 
