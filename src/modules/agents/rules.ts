@@ -5,9 +5,9 @@
 
 import type { Role, Team } from '../../platform/http/auth/identity.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 
 export const AGENT_SLUG = /^[a-z0-9-]{2,50}$/;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const DELIVERY_CELLS = ['backend', 'frontend', 'ux_ui'] as const;
 export type DeliveryCell = (typeof DELIVERY_CELLS)[number];
@@ -29,7 +29,7 @@ export type AgentStatus = (typeof AGENT_STATUSES)[number];
 /** Problems with a slug for a new agent: the shape, and never a UUID (ids and slugs share lookups). */
 export function slugProblems(slug: string, field = 'body.slug'): FieldProblem[] {
   if (!AGENT_SLUG.test(slug)) return [{ field, message: 'must be 2–50 characters of a-z, 0-9 and -' }];
-  if (UUID_SHAPE.test(slug)) return [{ field, message: 'must not look like a UUID' }];
+  if (isUuid(slug)) return [{ field, message: 'must not look like a UUID' }];
   return [];
 }
 

@@ -4,12 +4,14 @@
  * cell PM, the main PM, whom does this agent escalate to). Identities in tokens may name an agent
  * by UUID or by slug.
  */
+
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Role, Team } from '../../platform/http/auth/identity.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { RetiredAgents } from './retired-agents.js';
 import {
   type AgentStatus,
@@ -54,8 +56,7 @@ export interface AgentChanges {
   capabilities?: string[] | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const byKey = (key: string) => (UUID.test(key) ? eq(agents.id, key) : eq(agents.slug, key));
+const byKey = (key: string) => (isUuid(key) ? eq(agents.id, key) : eq(agents.slug, key));
 const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))];
 
 export class AgentsService {

@@ -4,10 +4,12 @@
  * finding's status, commit and note change, nothing else. Every write takes an optional `db` so a
  * verb can run it inside its own transaction.
  */
+
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { tasks } from '../tasks/schema.js';
 import {
   ADDRESSABLE_STATUSES,
@@ -57,8 +59,6 @@ interface WriteOptions {
   /** Run inside the caller's transaction. */
   db?: Db;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class FindingsService {
   constructor(readonly platform: Platform) {}
@@ -259,7 +259,7 @@ export class FindingsService {
       if (!row || (taskId && row.taskId !== taskId)) throw notFound(`there is no finding ${ref}`);
       return row;
     }
-    if (!parsed || !taskId || !UUID.test(taskId)) {
+    if (!parsed || !taskId || !isUuid(taskId)) {
       throw unprocessable('the finding reference is invalid', [
         {
           field: 'finding_id',
@@ -285,7 +285,7 @@ export class FindingsService {
 
   private async requireTask(db: Db, taskId: string): Promise<void> {
     const found =
-      UUID.test(taskId) &&
+      isUuid(taskId) &&
       (await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId)).limit(1)).length > 0;
     if (!found) throw notFound(`there is no task ${taskId}`);
   }

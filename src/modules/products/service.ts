@@ -3,11 +3,13 @@
  * for everyone; changes for PM-or-above (enforced by the routes). `projectForCell` is how task
  * delegation finds the repository a cell works in for a product.
  */
+
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { type ProjectBrief, type ProjectRow, type ProjectsService, slugProblem } from '../projects/index.js';
 import { tasks } from '../tasks/schema.js';
 import { type CellRoute, duplicateTeams } from './rules.js';
@@ -35,8 +37,7 @@ export interface ProductChanges {
   cells?: CellRoute[] | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const byKey = (key: string) => (UUID.test(key) ? eq(products.id, key.toLowerCase()) : eq(products.slug, key));
+const byKey = (key: string) => (isUuid(key) ? eq(products.id, key.toLowerCase()) : eq(products.slug, key));
 
 export class ProductsService {
   constructor(
@@ -74,7 +75,7 @@ export class ProductsService {
    * no project to that cell (the caller then falls back to the parent task's project).
    */
   async projectForCell(productId: string, team: string): Promise<ProjectRow | null> {
-    const id = UUID.test(productId) ? productId.toLowerCase() : (await this.find(productId))?.id;
+    const id = isUuid(productId) ? productId.toLowerCase() : (await this.find(productId))?.id;
     if (!id) return null;
     const [route] = await this.db
       .select({ projectId: productCells.projectId })

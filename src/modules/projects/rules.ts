@@ -3,10 +3,11 @@
  * dependency-update lockfile paths, the forge API URL and commands. Each returns a problem
  * message (or a list of field problems) instead of throwing.
  */
+
 import type { FieldProblem } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 
 const SLUG = /^[a-z0-9-]{1,50}$/;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -15,7 +16,7 @@ export const DEFAULT_CI_WATCH_WORKFLOW = 'ci.yml';
 /** Slugs of projects and products: 1–50 of a-z, 0-9 and -, never UUID-shaped (ids and slugs share lookups). */
 export function slugProblem(slug: string): string | null {
   if (!SLUG.test(slug)) return 'must be 1–50 characters of a-z, 0-9 and -';
-  if (UUID_SHAPE.test(slug)) return 'must not look like a UUID';
+  if (isUuid(slug)) return 'must not look like a UUID';
   return null;
 }
 

@@ -3,6 +3,7 @@
  * and PMs (cell PMs within their own cell); the git token is sealed on write and opened only for
  * the engines (`gitToken`), never returned or logged.
  */
+
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, type SQL } from 'drizzle-orm';
 import { type Clock, systemClock } from '../../platform/clock.js';
@@ -10,6 +11,7 @@ import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { isDeliveryCell } from '../agents/index.js';
 import { tasks } from '../tasks/schema.js';
 import { projectAccessProblem } from './access.js';
@@ -43,8 +45,7 @@ export interface ProjectBrief {
   name: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const byKey = (key: string) => (UUID.test(key) ? eq(projects.id, key.toLowerCase()) : eq(projects.slug, key));
+const byKey = (key: string) => (isUuid(key) ? eq(projects.id, key.toLowerCase()) : eq(projects.slug, key));
 
 export class ProjectsService {
   private readonly tokens: GitTokenBox | null;
@@ -89,7 +90,7 @@ export class ProjectsService {
 
   /** Id, slug and name of each existing project among `ids` (unknown ids are left out). */
   async briefs(ids: readonly string[]): Promise<Map<string, ProjectBrief>> {
-    const wanted = [...new Set(ids.map((id) => id.toLowerCase()))].filter((id) => UUID.test(id));
+    const wanted = [...new Set(ids.map((id) => id.toLowerCase()))].filter((id) => isUuid(id));
     if (wanted.length === 0) return new Map();
     const rows = await this.db
       .select({ id: projects.id, slug: projects.slug, name: projects.name })

@@ -2,16 +2,16 @@
  * Reading tasks: one by id, a filtered page (newest first; offset or keyset-cursor pagination), and
  * a task's audit trail.
  */
+
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import type { AgentsService } from '../agents/index.js';
 import { taskEvents, tasks } from './schema.js';
 import { loadCellProjects, mayHaveCellMap } from './task-store.js';
 import type { TaskListFilter, TaskRow } from './types.js';
 import { type TaskView, toTaskView } from './view.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Views of rows, with the per-cell project maps of those that may have one (one query for all). */
 export async function viewsOf(db: Db, rows: readonly TaskRow[]): Promise<TaskView[]> {
@@ -27,7 +27,7 @@ export const encodeCursor = (id: string): string => Buffer.from(`task:${id}`).to
 function decodeCursor(cursor: string): string {
   const decoded = Buffer.from(cursor, 'base64url').toString();
   const id = decoded.startsWith('task:') ? decoded.slice(5) : '';
-  if (!UUID.test(id))
+  if (!isUuid(id))
     throw unprocessable('the request is invalid', [
       { field: 'query.cursor', message: 'is not a cursor this API issued' },
     ]);

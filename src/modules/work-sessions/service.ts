@@ -4,12 +4,14 @@
  * `session_active`). The routes call these methods with the caller as `actor`; the git layer calls
  * them without one, as the system. Task rows are read directly (a read model over `tasks`).
  */
+
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
 import { tasks } from '../tasks/schema.js';
 import {
   branchNameProblem,
@@ -57,8 +59,6 @@ export interface SessionPage {
   offset: number;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class WorkSessionsService {
   constructor(
     readonly platform: Platform,
@@ -73,7 +73,7 @@ export class WorkSessionsService {
   async actorFor(identity: Pick<Identity, 'id' | 'role'>): Promise<SessionActor> {
     const agent = this.agents
       ? await this.agents.resolve(identity.id)
-      : UUID.test(identity.id)
+      : isUuid(identity.id)
         ? { id: identity.id.toLowerCase() }
         : null;
     return { role: identity.role, agentId: agent?.id ?? null };
@@ -103,7 +103,7 @@ export class WorkSessionsService {
 
   /** 404 `not_found` when there is no such session. */
   async get(id: string): Promise<WorkSession> {
-    const [row] = UUID.test(id)
+    const [row] = isUuid(id)
       ? await this.db.select().from(workSessions).where(eq(workSessions.id, id)).limit(1)
       : [];
     if (!row) throw notFound(`there is no work session ${id}`);
@@ -267,7 +267,7 @@ export class WorkSessionsService {
   }
 
   private async task(taskId: string, db: Db = this.db) {
-    const [task] = UUID.test(taskId)
+    const [task] = isUuid(taskId)
       ? await db
           .select({
             id: tasks.id,
