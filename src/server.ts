@@ -4,6 +4,7 @@
  */
 import { buildApp, type Gaffer } from './app.js';
 import type { Config } from './config.js';
+import { startEventBus } from './platform/bus/index.js';
 import { openStores } from './platform/cache/index.js';
 import { systemClock } from './platform/clock.js';
 import type { Platform } from './platform/context.js';
@@ -28,14 +29,17 @@ export async function openPlatform(config: Config): Promise<Platform & { close()
     poolSize: config.databasePoolSize,
   });
   const { cache, locks } = await openStores({ redisUrl: config.redisUrl, database });
+  const bus = await startEventBus(cache);
   return {
     config,
     database,
     cache,
     locks,
+    bus,
     clock: systemClock,
     secret,
     async close() {
+      await bus.stop();
       await cache.close();
       await database.close();
     },

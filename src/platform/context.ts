@@ -1,6 +1,7 @@
 /** The infrastructure handed to every module: the parts with side effects, opened once per process. */
 
 import type { Config } from '../config.js';
+import type { EventBus } from './bus/event-bus.js';
 import type { Cache, Locks } from './cache/types.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/client.js';
@@ -10,6 +11,8 @@ export interface Platform {
   readonly database: Database;
   readonly cache: Cache;
   readonly locks: Locks;
+  /** Typed events, fanned out to every replica through the cache's pub/sub. */
+  readonly bus: EventBus;
   readonly clock: Clock;
   /** HMAC secret for tokens and the key source for encryption at rest. Never logged. */
   readonly secret: string;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type Config, configWith } from '../../src/config.js';
+import { startEventBus } from '../../src/platform/bus/index.js';
 import { openStores } from '../../src/platform/cache/index.js';
 import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { Platform } from '../../src/platform/context.js';
@@ -70,17 +71,21 @@ export async function createTestStores(): Promise<TestStores> {
         poolSize: config.databasePoolSize,
       });
       const { cache, locks } = await openStores({ redisUrl: config.redisUrl, keyPrefix, database });
+      const clock = options.clock ?? systemClock;
+      const bus = await startEventBus(cache, { now: () => clock.now() });
       let closed = false;
       const platform: TestPlatform = {
         config,
         database,
         cache,
         locks,
-        clock: options.clock ?? systemClock,
+        bus,
+        clock,
         secret: 'test-secret-0123456789abcdef0123456789abcdef',
         async close() {
           if (closed) return;
           closed = true;
+          await bus.stop();
           await cache.close();
           await database.close();
         },

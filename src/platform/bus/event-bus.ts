@@ -84,3 +84,13 @@ export class EventBus {
     }
   }
 }
+
+/** A bus on `cache`, already receiving. */
+export async function startEventBus(
+  cache: Cache,
+  options: Omit<EventBusOptions, 'cache'> = {},
+): Promise<EventBus> {
+  const bus = new EventBus({ cache, ...options });
+  await bus.start();
+  return bus;
+}

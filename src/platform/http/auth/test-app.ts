@@ -36,9 +36,10 @@ export async function startAuthTestApp(
   const platform: Platform = {
     config: configWith({ logLevel: 'silent', ...options.config }),
     database,
-    // The auth code touches neither; a call would fail loudly.
+    // The auth code touches none of these; a call would fail loudly.
     cache: undefined as never,
     locks: undefined as never,
+    bus: undefined as never,
     clock: options.clock ?? systemClock,
     secret: TEST_SECRET,
   };

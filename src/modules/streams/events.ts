@@ -1,0 +1,61 @@
+/**
+ * The live events of the spec's Events table and their payloads, declared once. Producers publish
+ * them on the platform bus (`platform.bus.publish('NOTIFICATION_SENT', {...})`, after commit when
+ * inside a transaction); the bridge forwards each to its socket as `{ type, ...data }`.
+ */
+declare module '../../platform/bus/types.js' {
+  interface EventMap {
+    /** A provider hit a rate limit or overload and was parked (/ws/system, amber banner). */
+    RATE_LIMIT_HIT: { provider: string; affected_agents: string[]; retry_after_seconds: number | null };
+    /** A parked provider recovered; queued work resumes (/ws/system). */
+    RATE_LIMIT_LIFTED: { provider: string; resumed_agents: string[] };
+    /** A fresh token-usage and cost snapshot (/ws/system). */
+    USAGE_SNAPSHOT: {
+      period: 'live';
+      totals: { input_tokens: number; output_tokens: number };
+      cost_usd: number;
+      by_agent: {
+        agent_id: string;
+        input_tokens: number;
+        output_tokens: number;
+        cost_usd: number;
+        model: string | null;
+      }[];
+    };
+    /** An agent-to-agent message was persisted (/ws/system as `a2a.message`, body capped by the bridge). */
+    A2A_MESSAGE_SENT: {
+      conversation_id: string;
+      message_id: string;
+      task_id: string | null;
+      sender_slug: string;
+      recipient_slug: string;
+      body: string;
+    };
+    /** A notification was sent to an agent (/ws/notifications/{recipient_id}). */
+    NOTIFICATION_SENT: {
+      notification_id: string;
+      recipient_id: string;
+      type: string;
+      priority: string;
+      subject: string;
+      ack_required: boolean;
+    };
+    /** A notification was acknowledged by its recipient (/ws/notifications/{recipient_id}). */
+    NOTIFICATION_ACKED: { notification_id: string; recipient_id: string };
+    /** Agent runtime lifecycle transitions (/ws/agents/{agent_id}). */
+    AGENT_SPAWNED: AgentLifecycle;
+    AGENT_STOPPED: AgentLifecycle;
+    AGENT_WAITING: AgentLifecycle;
+    AGENT_RESUMED: AgentLifecycle;
+    AGENT_ERROR: AgentLifecycle;
+    /** A chunk of an agent's output (/ws/agents/{agent_id}). */
+    AGENT_OUTPUT: { agent_id: string; task_id: string | null; stream: 'stdout' | 'stderr'; text: string };
+  }
+}
+
+export interface AgentLifecycle {
+  agent_id: string;
+  task_id: string | null;
+  /** Free text: why it stopped, what it waits for, the error message. */
+  detail: string | null;
+}
