@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { createModules, type Modules, registerModuleRoutes } from './modules/registry.js';
 import { createSettings, type SettingsModule } from './modules/settings/index.js';
@@ -65,11 +66,12 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   registerMetrics(app);
   await registerOpenApi(app);
   await registerAuth(app, platform);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerProbes(app, platform);
 
   const settings = await createSettings(platform);
   settings.registerRoutes(app);
-  const modules = await createModules(platform);
+  const modules = await createModules(platform, settings);
   // Runs after the authentication hook: a retired agent's proven identity is refused.
   app.addHook('onRequest', async (request) => {
     if (request.identity) await modules.agents.refuseRetired(request.identity);

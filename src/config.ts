@@ -307,6 +307,60 @@ export const settings = {
     false,
     'Emit guard telemetry records (never with HMAC or session headers).',
   ),
+  // ── Live streams and notifications ──────────────────────────────────────────────────────
+  wsRequireToken: bool(
+    'GAFFER_WS_REQUIRE_TOKEN',
+    false,
+    'Require a verified token (query `token` or Sec-WebSocket-Protocol) on every WebSocket; a presented token is always verified.',
+  ),
+  wsIdleTimeoutSeconds: int(
+    'GAFFER_WS_IDLE_TIMEOUT_SECONDS',
+    90,
+    5,
+    86_400,
+    'A socket that sends nothing (not even a ping) for this long is closed.',
+  ),
+  wsSendQueueLimit: int(
+    'GAFFER_WS_SEND_QUEUE_LIMIT',
+    256,
+    1,
+    100_000,
+    'Frames a slow socket may have waiting before it is dropped.',
+  ),
+  notificationAckTtlHours: int(
+    'GAFFER_NOTIFICATION_ACK_TTL_HOURS',
+    48,
+    0,
+    8760,
+    'Hours an ack-required notification waits before it is re-escalated (0 = never).',
+  ),
+  notificationReescalationBaseSeconds: int(
+    'GAFFER_NOTIFICATION_REESCALATION_BASE_SECONDS',
+    3600,
+    1,
+    86_400,
+    'Backoff base between re-escalations of an unacked notification (doubling, capped at 24 h).',
+  ),
+  notificationMaxReescalations: int(
+    'GAFFER_NOTIFICATION_MAX_REESCALATIONS',
+    5,
+    0,
+    100,
+    'Re-escalations of one unacked notification before it is left as permanently unacked.',
+  ),
+  telegramApiUrl: str(
+    'GAFFER_TELEGRAM_API_URL',
+    'https://api.telegram.org',
+    'Base URL of the Telegram Bot API (the chat-notification relay).',
+    (v) => (/^https?:\/\//.test(v) ? null : 'expected an http(s) URL'),
+  ),
+  telegramTimeoutMs: int(
+    'GAFFER_TELEGRAM_TIMEOUT_MS',
+    10_000,
+    100,
+    120_000,
+    'Timeout of one Telegram send; a slow or failing Bot API never fails the producer.',
+  ),
 };
 
 type Settings = typeof settings;

@@ -4,12 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
+import { type A2aModule, createA2aModule } from './a2a/index.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
+import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
+import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import type { SettingsModule } from './settings/index.js';
+import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createTasksModule, type TasksModule } from './tasks/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 
@@ -22,6 +27,10 @@ export interface Modules {
   collisionMap: CollisionMapModule;
   kanban: KanbanModule;
   workSessions: WorkSessionsModule;
+  streams: StreamsModule;
+  chatRelay: ChatRelayModule;
+  notifications: NotificationsModule;
+  a2a: A2aModule;
 }
 
 /** What each module may use of the others (their outside faces only). */
@@ -30,8 +39,12 @@ export type TasksDeps = Pick<Modules, 'agents' | 'projects' | 'products'>;
 export type FindingsDeps = Pick<Modules, 'tasks'>;
 export type CollisionMapDeps = Pick<Modules, 'tasks'>;
 export type WorkSessionsDeps = Pick<Modules, 'agents' | 'tasks'>;
+export type StreamsDeps = Pick<Modules, 'agents'>;
+export type ChatRelayDeps = { settings: SettingsModule };
+export type NotificationsDeps = Pick<Modules, 'agents' | 'tasks' | 'chatRelay'>;
+export type A2aDeps = Pick<Modules, 'agents' | 'tasks'>;
 
-export async function createModules(platform: Platform): Promise<Modules> {
+export async function createModules(platform: Platform, settings: SettingsModule): Promise<Modules> {
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
   const products = createProductsModule(platform, { projects });
@@ -40,7 +53,24 @@ export async function createModules(platform: Platform): Promise<Modules> {
   const collisionMap = createCollisionMapModule(platform, { tasks });
   const kanban = createKanbanModule(platform);
   const workSessions = createWorkSessionsModule(platform, { agents, tasks });
-  return { agents, projects, products, tasks, findings, collisionMap, kanban, workSessions };
+  const streams = createStreamsModule(platform, { agents });
+  const chatRelay = createChatRelayModule(platform, { settings });
+  const notifications = createNotificationsModule(platform, { agents, tasks, chatRelay });
+  const a2a = createA2aModule(platform, { agents, tasks });
+  return {
+    agents,
+    projects,
+    products,
+    tasks,
+    findings,
+    collisionMap,
+    kanban,
+    workSessions,
+    streams,
+    chatRelay,
+    notifications,
+    a2a,
+  };
 }
 
 export function registerModuleRoutes(app: FastifyInstance, modules: Modules): void {

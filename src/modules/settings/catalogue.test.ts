@@ -19,7 +19,7 @@ const value = (overrides: Partial<SettingDefinition>): SettingDefinition => ({
 describe('the settings catalogue', () => {
   const catalogue = new SettingsCatalogue(CATALOGUE);
 
-  it('declares the three engine flags, off by default, with the labels of the spec', () => {
+  it('declares the three engine flags with the labels of the spec, and the chat relay flag, all off by default', () => {
     const flags = catalogue.flagDefinitions.map(({ key, label, default: byDefault, writable }) => ({
       key,
       label,
@@ -30,6 +30,7 @@ describe('the settings catalogue', () => {
       { key: 'ci_watch', label: 'Multi-repo CI-watch', byDefault: false, writable: true },
       { key: 'dep_update', label: 'Dependency-update bot', byDefault: false, writable: true },
       { key: 'release_manager', label: 'Gated release manager', byDefault: false, writable: true },
+      { key: 'telegram_enabled', label: 'Telegram chat relay', byDefault: false, writable: true },
     ]);
     for (const flag of catalogue.flagDefinitions) expect(flag.description.length).toBeGreaterThan(20);
   });
@@ -99,15 +100,15 @@ describe('the settings catalogue', () => {
 
   it('makes a new entry one object literal, its default checked against its schema when compiling', () => {
     const entry = defineSetting({
-      key: 'telegram_enabled',
+      key: 'example_flag',
       kind: 'flag',
-      label: 'Telegram relay',
-      description: 'Relays notifications to Telegram.',
+      label: 'Example',
+      description: 'An example flag.',
       schema: Type.Boolean(),
       default: false,
       writable: true,
     });
-    expect(new SettingsCatalogue([...CATALOGUE, entry]).resolve('telegram_enabled')).toBe(entry);
+    expect(new SettingsCatalogue([...CATALOGUE, entry]).resolve('example_flag')).toBe(entry);
     defineSetting({
       key: 'k',
       kind: 'value',

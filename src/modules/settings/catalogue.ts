@@ -47,6 +47,17 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'telegram_enabled',
+    kind: 'flag',
+    label: 'Telegram chat relay',
+    description:
+      'Sends every in-app notification also to the configured Telegram chat (bot token and chat id are set, ' +
+      'write-only, under /api/telegram/credentials). A failing Bot API never fails the notification.',
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
     key: 'ceo_name',
     kind: 'value',
     label: 'CEO name',

@@ -37,6 +37,7 @@ describe('/api/settings', () => {
       'ci_watch',
       'dep_update',
       'release_manager',
+      'telegram_enabled',
       'ceo_name',
       'transcript_retention_days',
     ]);
@@ -126,6 +127,14 @@ describe('/api/settings', () => {
         persisted: true,
         effective: false,
         restart_required: true,
+      },
+      {
+        key: 'telegram_enabled',
+        label: 'Telegram chat relay',
+        description: expect.any(String),
+        persisted: false,
+        effective: false,
+        restart_required: false,
       },
     ]);
   });

@@ -179,6 +179,7 @@ describe('SettingsService', () => {
       ['ci_watch', false],
       ['dep_update', false],
       ['release_manager', false],
+      ['telegram_enabled', false],
       ['ceo_name', 'CEO'],
       ['transcript_retention_days', 7],
       ['last_update_id', 0],
