@@ -2,8 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { ChatRelayDeps } from '../registry.js';
+import { registerChatRelayRoutes } from './routes.js';
 import { ChatRelayService } from './service.js';
 
+export { credentialsChange } from './credential-rules.js';
+export { escapeHtml, type RelayedNotification, telegramText } from './telegram-message.js';
 export { ChatRelayService };
 
 export interface ChatRelayModule {
@@ -11,6 +14,15 @@ export interface ChatRelayModule {
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createChatRelayModule(platform: Platform, _deps: ChatRelayDeps): ChatRelayModule {
-  return { service: new ChatRelayService(platform), registerRoutes() {} };
+export function createChatRelayModule(platform: Platform, deps: ChatRelayDeps): ChatRelayModule {
+  const service = new ChatRelayService(platform, deps.settings.flags);
+  return {
+    service,
+    registerRoutes(app) {
+      service.useLogger(app.log);
+      // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
+      app.addHook('onClose', async () => service.idle());
+      registerChatRelayRoutes(app, service);
+    },
+  };
 }

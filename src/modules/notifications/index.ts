@@ -2,8 +2,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { NotificationsDeps } from '../registry.js';
+import { registerNotificationRoutes } from './routes.js';
 import { NotificationsService } from './service.js';
 
+export {
+  isAckRequired,
+  NOTIFICATION_PRIORITIES,
+  NOTIFICATION_TYPES,
+  type NotificationPriority,
+  type NotificationType,
+} from './rules.js';
+export { notificationRecipients, notifications } from './schema.js';
+export type {
+  NotificationActor,
+  NotificationList,
+  NotificationListFilter,
+  SendNotificationInput,
+  SentNotification,
+} from './service.js';
+export type { SweepReport } from './sweep.js';
+export type { NotificationView } from './views.js';
 export { NotificationsService };
 
 export interface NotificationsModule {
@@ -11,6 +29,10 @@ export interface NotificationsModule {
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createNotificationsModule(platform: Platform, _deps: NotificationsDeps): NotificationsModule {
-  return { service: new NotificationsService(platform), registerRoutes() {} };
+export function createNotificationsModule(platform: Platform, deps: NotificationsDeps): NotificationsModule {
+  const service = new NotificationsService(platform, {
+    agents: deps.agents.service,
+    chatRelay: deps.chatRelay.service,
+  });
+  return { service, registerRoutes: (app) => registerNotificationRoutes(app, service) };
 }

@@ -2,15 +2,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { StreamsDeps } from '../registry.js';
+import { startBridge } from './bridge.js';
+import { registerStreamRoutes } from './routes.js';
 import { StreamsService } from './service.js';
 
-export { StreamsService };
+export { BRIDGE, type BridgedEvent, bodyExcerpt, EXCERPT_LIMIT } from './frames.js';
+export { type Endpoint, StreamsService } from './service.js';
 
 export interface StreamsModule {
   service: StreamsService;
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createStreamsModule(platform: Platform, _deps: StreamsDeps): StreamsModule {
-  return { service: new StreamsService(platform), registerRoutes() {} };
+export function createStreamsModule(platform: Platform, deps: StreamsDeps): StreamsModule {
+  const service = new StreamsService(platform);
+  return {
+    service,
+    registerRoutes(app) {
+      const stopBridge = startBridge(platform.bus, service);
+      app.addHook('onClose', async () => stopBridge());
+      registerStreamRoutes(app, platform, deps, service);
+    },
+  };
 }
