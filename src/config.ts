@@ -341,6 +341,13 @@ export const settings = {
     86_400,
     'Backoff base between re-escalations of an unacked notification (doubling, capped at 24 h).',
   ),
+  notificationSweepIntervalSeconds: int(
+    'GAFFER_NOTIFICATION_SWEEP_INTERVAL_SECONDS',
+    60,
+    1,
+    3600,
+    'Seconds between passes that re-escalate unacked notifications and resolve those whose task ended.',
+  ),
   notificationMaxReescalations: int(
     'GAFFER_NOTIFICATION_MAX_REESCALATIONS',
     5,

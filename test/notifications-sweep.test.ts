@@ -212,3 +212,16 @@ describe('auto-resolution', () => {
     expect(pending.notifications.map((n) => n.id)).toEqual([c]);
   });
 });
+
+describe('the running app', () => {
+  beforeEach(() => start({ notificationAckTtlHours: 1, notificationSweepIntervalSeconds: 1 }));
+
+  it('re-escalates an unacked notification on its own, without anyone calling the sweep', async () => {
+    const id = await sendAlert();
+    clock.advance(HOUR);
+    await vi.waitFor(() => expect(recipientsOf(id)).toEqual([ID.beDev1, ID.bePm]), {
+      timeout: 5000,
+      interval: 100,
+    });
+  });
+});

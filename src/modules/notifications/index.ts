@@ -4,6 +4,7 @@ import type { Platform } from '../../platform/context.js';
 import type { NotificationsDeps } from '../registry.js';
 import { registerNotificationRoutes } from './routes.js';
 import { NotificationsService } from './service.js';
+import { scheduleNotificationSweep } from './sweeper.js';
 
 export {
   isAckRequired,
@@ -34,5 +35,11 @@ export function createNotificationsModule(platform: Platform, deps: Notification
     agents: deps.agents.service,
     chatRelay: deps.chatRelay.service,
   });
-  return { service, registerRoutes: (app) => registerNotificationRoutes(app, service) };
+  return {
+    service,
+    registerRoutes(app) {
+      registerNotificationRoutes(app, service);
+      scheduleNotificationSweep(app, platform, service);
+    },
+  };
 }
