@@ -1,9 +1,3 @@
-/**
- * Claims over HTTP: 50 concurrent claimers and exactly one winner, the dependency and sibling
- * sequence holds, held tasks, the single-active-task guard, pre-assignment and idempotent
- * re-claims — each audited once.
- */
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import { type CreateTaskInput, SYSTEM_ACTOR } from '../src/modules/tasks/index.js';
@@ -11,6 +5,8 @@ import {
   clientFor,
   insertAgents,
   insertProject,
+  ok,
+  refused,
   taskBody,
   taskOf,
 } from '../src/modules/tasks/test-fixtures.js';
@@ -26,17 +22,6 @@ beforeAll(async () => {
   as = (who) => clientFor(t.app, t.headersFor, who);
 });
 afterAll(() => t.close());
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBeLessThan(300);
-  return taskOf(response);
-}
-
-function refused(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json().error.code).toBe(code);
-  return response.json().error as { code: string; message: string; details: Record<string, unknown> };
-}
 
 const newTask = async (overrides: Record<string, unknown> = {}) =>
   ok(await as('main-pm').post('/api/tasks', taskBody({ project_id: projectId, ...overrides }))).id;

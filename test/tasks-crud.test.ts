@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import type { TaskView } from '../src/modules/tasks/index.js';
-import { clientFor, insertProject, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
+import { clientFor, insertProject, ok, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;
@@ -24,11 +24,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = (body: Record<string, unknown>, who = 'main-pm') => as(who).post('/api/tasks', body);
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBeLessThan(300);
-  return taskOf(response);
-}
 
 function fields(response: LightMyRequestResponse): string[] {
   expect(response.statusCode, response.body).toBe(422);

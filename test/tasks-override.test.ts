@@ -1,12 +1,6 @@
-/**
- * PATCH /api/tasks/{id} over HTTP: edit scopes per role, the CEO's god mode (status override with
- * and without force, audited as admin_override), and the CEO/PM seams assign-review-pm and
- * approve-and-start.
- */
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { clientFor, insertProject, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
+import { clientFor, insertProject, ok, refused, taskBody } from '../src/modules/tasks/test-fixtures.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;
@@ -21,16 +15,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const id = (slug: string) => rosterMember(slug).id;
-
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBeLessThan(300);
-  return taskOf(response);
-}
-
-function refused(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json().error.code).toBe(code);
-}
 
 const newTask = async (overrides: Record<string, unknown> = {}) =>
   ok(await as('main-pm').post('/api/tasks', taskBody({ project_id: projectId, ...overrides }))).id;

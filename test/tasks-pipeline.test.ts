@@ -1,13 +1,6 @@
-/**
- * One task walked through the whole delivery pipeline over HTTP by the right roles (backlog →
- * pending → claimed → in_progress → paused → blocked → verifying → awaiting_qa → needs_revision →
- * … → awaiting_documentation → awaiting_pm_review → awaiting_ceo_approval → completed), the
- * PR-gate path of a cell task, cancel, and forbidden moves refused with the right status code.
- */
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { clientFor, insertProject, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
+import { clientFor, insertProject, ok, refused, taskBody } from '../src/modules/tasks/test-fixtures.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;
@@ -22,17 +15,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const id = (slug: string) => rosterMember(slug).id;
-
-/** Asserts a 2xx and returns the task, showing the error body otherwise. */
-function ok(response: LightMyRequestResponse) {
-  expect(response.statusCode, response.body).toBeLessThan(300);
-  return taskOf(response);
-}
-
-function refused(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode, response.body).toBe(status);
-  expect(response.json().error.code).toBe(code);
-}
 
 async function trail(taskId: string): Promise<string[]> {
   const response = await as('ceo').get(`/api/tasks/${taskId}/events`);

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import type { Db } from '../../platform/db/client.js';
 import type { Role, Team } from '../../platform/http/auth/identity.js';
 import { agents, rosterMember } from '../agents/index.js';
@@ -97,3 +98,16 @@ export function clientFor(
 }
 
 export const taskOf = (response: LightMyRequestResponse): TaskView => response.json() as TaskView;
+
+/** Asserts a 2xx and returns the task; the failure shows the error body. */
+export function ok(response: LightMyRequestResponse): TaskView {
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return taskOf(response);
+}
+
+/** Asserts a refusal with this status and error code, and returns the error. */
+export function refused(response: LightMyRequestResponse, status: number, code: string) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json().error.code).toBe(code);
+  return response.json().error as { code: string; message: string; details: Record<string, unknown> };
+}
