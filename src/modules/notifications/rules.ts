@@ -2,6 +2,7 @@
  * The pure rules of notifications: the types and priorities, which types need an ack, the ack
  * deadline and the re-escalation backoff, and what a sweep should do with one notification now.
  */
+import { isTerminal, TERMINAL_STATES } from '../lifecycle/index.js';
 
 export const NOTIFICATION_TYPES = [
   'task_assignment',
@@ -49,10 +50,10 @@ const ACK_REQUIRED: ReadonlySet<NotificationType> = new Set([
 /** Whether a recipient must formally acknowledge a notification of this type. */
 export const isAckRequired = (type: NotificationType): boolean => ACK_REQUIRED.has(type);
 
-/** Task states after which nobody needs to be chased about the task any more. */
-export const CLOSED_TASK_STATUSES = ['completed', 'cancelled'] as const;
+/** Task states after which nobody needs to be chased about the task any more: the terminal ones. */
+export const CLOSED_TASK_STATUSES = TERMINAL_STATES;
 export const isClosedTaskStatus = (status: string | null | undefined): boolean =>
-  (CLOSED_TASK_STATUSES as readonly string[]).includes(status ?? '');
+  !!status && isTerminal(status);
 
 const HOUR_MS = 3_600_000;
 /** The longest wait between two re-escalations. */

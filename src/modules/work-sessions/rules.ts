@@ -11,7 +11,6 @@ export type SessionStatus = (typeof SESSION_STATUSES)[number];
 export const END_STATUSES = ['completed', 'abandoned'] as const;
 export type EndStatus = (typeof END_STATUSES)[number];
 
-export const TERMINAL_TASK_STATES: readonly string[] = ['completed', 'cancelled'];
 /** Roles that may start and work sessions on behalf of the task's owner. */
 export const SESSION_MANAGER_ROLES: readonly Role[] = ['ceo', 'main_pm', 'cell_pm', 'system'];
 

@@ -12,6 +12,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/erro
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { isTerminal } from '../lifecycle/index.js';
 import { tasks } from '../tasks/schema.js';
 import {
   branchNameProblem,
@@ -25,7 +26,6 @@ import {
   type SessionActor,
   type SessionStatus,
   sessionAgentFor,
-  TERMINAL_TASK_STATES,
 } from './rules.js';
 import { workSessions } from './schema.js';
 
@@ -62,7 +62,7 @@ export interface SessionPage {
 export class WorkSessionsService {
   constructor(
     readonly platform: Platform,
-    private readonly agents?: AgentLookup,
+    private readonly agents: AgentLookup,
   ) {}
 
   private get db(): Db {
@@ -71,11 +71,7 @@ export class WorkSessionsService {
 
   /** The caller as a session actor: its role and the roster agent behind it, if any. */
   async actorFor(identity: Pick<Identity, 'id' | 'role'>): Promise<SessionActor> {
-    const agent = this.agents
-      ? await this.agents.resolve(identity.id)
-      : isUuid(identity.id)
-        ? { id: identity.id.toLowerCase() }
-        : null;
+    const agent = await this.agents.resolve(identity.id);
     return { role: identity.role, agentId: agent?.id ?? null };
   }
 
@@ -134,7 +130,7 @@ export class WorkSessionsService {
     ];
     if (problems.length > 0) throw unprocessable('the session is invalid', problems);
     const task = await this.task(input.taskId);
-    if (TERMINAL_TASK_STATES.includes(task.status)) {
+    if (isTerminal(task.status)) {
       throw conflict('task_terminal', `task ${task.id} is ${task.status}; no new session can start on it`);
     }
     if (actor && !managesSessions(actor)) {
@@ -143,7 +139,7 @@ export class WorkSessionsService {
         throw forbidden('only the task’s assignee or active claimant, the CEO or a PM may start its session');
     }
     const agentId = sessionAgentFor(input.agentId, actor, task);
-    if (!agentId || (this.agents && !(await this.agents.resolve(agentId)))) {
+    if (!agentId || !(await this.agents.resolve(agentId))) {
       throw unprocessable('the session needs a known agent', [
         {
           field: 'body.agent_id',
