@@ -16,10 +16,11 @@ import pg from 'pg';
 import { AgentsService, seedDefaultCompany } from '../src/modules/agents/index.js';
 import { ProjectsService } from '../src/modules/projects/index.js';
 import { type Actor, TasksService, tasks } from '../src/modules/tasks/index.js';
-import { insertAgents, insertProject } from '../src/modules/tasks/test-fixtures.js';
+import { insertAgents } from '../src/modules/tasks/test-fixtures.js';
 import { systemClock } from '../src/platform/clock.js';
 import { type Database, openDatabase, queryRows } from '../src/platform/db/client.js';
 import { AppError } from '../src/platform/http/errors.js';
+import { insertProject } from '../test/fixtures-task-rows.js';
 import { report } from './support.js';
 
 const TASKS = Number(process.env.BENCH_CLAIM_TASKS ?? 2_000);

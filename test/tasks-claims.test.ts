@@ -4,12 +4,12 @@ import { type CreateTaskInput, SYSTEM_ACTOR } from '../src/modules/tasks/index.j
 import {
   clientFor,
   insertAgents,
-  insertProject,
   ok,
   refused,
   taskBody,
   taskOf,
 } from '../src/modules/tasks/test-fixtures.js';
+import { insertProject } from './fixtures-task-rows.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;

@@ -7,7 +7,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import type { TaskView } from '../src/modules/tasks/index.js';
-import { clientFor, insertProject, ok, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
+import { clientFor, ok, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
+import { insertProject } from './fixtures-task-rows.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { clientFor, insertProject, ok, refused, taskBody } from '../src/modules/tasks/test-fixtures.js';
+import { clientFor, ok, refused, taskBody } from '../src/modules/tasks/test-fixtures.js';
+import { insertProject } from './fixtures-task-rows.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 /**
- * Fixtures for the task tests (unit and integration): a project row, extra agents, a valid task
- * body, and a small HTTP client acting as a given roster member. Test-only; nothing imports it at
- * run time.
+ * Fixtures for the task tests (unit and integration): extra agents, a valid task body, and a small
+ * HTTP client acting as a given roster member. Project and raw task rows are in
+ * test/fixtures-task-rows.ts. Test-only; nothing imports it at run time.
  */
 import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -9,18 +9,9 @@ import { expect } from 'vitest';
 import type { Db } from '../../platform/db/client.js';
 import type { Role, Team } from '../../platform/http/auth/identity.js';
 import { agents, rosterMember } from '../agents/index.js';
-import { projects } from '../projects/index.js';
 import type { TaskView } from './view.js';
 
 const suffix = () => randomBytes(4).toString('hex');
-
-export async function insertProject(db: Db, slug = `proj-${suffix()}`): Promise<string> {
-  const [row] = await db
-    .insert(projects)
-    .values({ slug, name: slug, gitUrl: `https://example.test/${slug}.git`, createdBy: 'ceo' })
-    .returning({ id: projects.id });
-  return row!.id;
-}
 
 /** Inserts `count` agents of `role` on `team`; returns their ids and slugs. */
 export async function insertAgents(
