@@ -15,6 +15,7 @@ import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerProbes } from './platform/http/probes.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import { createScheduler, registerSchedulerMetrics, type Scheduler } from './platform/scheduler/index.js';
 
 export type App = FastifyInstance;
 
@@ -27,6 +28,8 @@ export interface Gaffer {
   app: App;
   settings: SettingsModule;
   modules: Modules;
+  /** Background loops; started when the app is ready, stopped (in-flight passes aborted) on close. */
+  scheduler: Scheduler;
 }
 
 /** Log fields that must never reach a log line. */
@@ -69,14 +72,19 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerProbes(app, platform);
 
+  const scheduler = createScheduler({ db: platform.database.db, locks: platform.locks, log: app.log });
+  registerSchedulerMetrics(app.metrics, scheduler);
+  app.addHook('onReady', async () => scheduler.start());
+  app.addHook('onClose', async () => scheduler.stop());
+
   const settings = await createSettings(platform);
   settings.registerRoutes(app);
-  const modules = await createModules(platform, settings);
+  const modules = await createModules(platform, { settings, scheduler });
   // Runs after the authentication hook: a retired agent's proven identity is refused.
   app.addHook('onRequest', async (request) => {
     if (request.identity) await modules.agents.refuseRetired(request.identity);
   });
   registerModuleRoutes(app, modules);
 
-  return { app, settings, modules };
+  return { app, settings, modules, scheduler };
 }

@@ -4,17 +4,21 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
+import type { Scheduler } from '../platform/scheduler/index.js';
 import { type A2aModule, createA2aModule } from './a2a/index.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
+import { type BoardProgramsModule, createBoardProgramsModule } from './board-programs/index.js';
 import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
+import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
+import { createSystemModule, type SystemModule } from './system/index.js';
 import { createTasksModule, type TasksModule } from './tasks/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 
@@ -31,6 +35,15 @@ export interface Modules {
   chatRelay: ChatRelayModule;
   notifications: NotificationsModule;
   a2a: A2aModule;
+  maintenance: MaintenanceModule;
+  boardPrograms: BoardProgramsModule;
+  system: SystemModule;
+}
+
+/** What every module may be handed besides the platform: built before the domain modules. */
+export interface Foundations {
+  settings: SettingsModule;
+  scheduler: Scheduler;
 }
 
 /** What each module may use of the others (their outside faces only). */
@@ -41,10 +54,15 @@ export type CollisionMapDeps = Pick<Modules, 'tasks'>;
 export type WorkSessionsDeps = Pick<Modules, 'agents' | 'tasks'>;
 export type StreamsDeps = Pick<Modules, 'agents'>;
 export type ChatRelayDeps = { settings: SettingsModule };
-export type NotificationsDeps = Pick<Modules, 'agents' | 'tasks' | 'chatRelay'>;
+export type NotificationsDeps = Pick<Modules, 'agents' | 'tasks' | 'chatRelay'> &
+  Pick<Foundations, 'scheduler'>;
 export type A2aDeps = Pick<Modules, 'agents' | 'tasks'>;
+export type SystemDeps = Pick<Foundations, 'scheduler'>;
+export type MaintenanceDeps = Pick<Foundations, 'settings' | 'scheduler'>;
+export type BoardProgramsDeps = Pick<Foundations, 'scheduler'> & Pick<Modules, 'maintenance'>;
 
-export async function createModules(platform: Platform, settings: SettingsModule): Promise<Modules> {
+export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
+  const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
   const products = createProductsModule(platform, { projects });
@@ -55,8 +73,11 @@ export async function createModules(platform: Platform, settings: SettingsModule
   const workSessions = createWorkSessionsModule(platform, { agents, tasks });
   const streams = createStreamsModule(platform, { agents });
   const chatRelay = createChatRelayModule(platform, { settings });
-  const notifications = createNotificationsModule(platform, { agents, tasks, chatRelay });
+  const notifications = createNotificationsModule(platform, { agents, tasks, chatRelay, scheduler });
   const a2a = createA2aModule(platform, { agents, tasks });
+  const maintenance = createMaintenanceModule(platform, { settings, scheduler });
+  const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
+  const system = createSystemModule(platform, { scheduler });
   return {
     agents,
     projects,
@@ -70,6 +91,9 @@ export async function createModules(platform: Platform, settings: SettingsModule
     chatRelay,
     notifications,
     a2a,
+    maintenance,
+    boardPrograms,
+    system,
   };
 }
 

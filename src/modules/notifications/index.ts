@@ -35,11 +35,9 @@ export function createNotificationsModule(platform: Platform, deps: Notification
     agents: deps.agents.service,
     chatRelay: deps.chatRelay.service,
   });
+  scheduleNotificationSweep(deps.scheduler, platform, service);
   return {
     service,
-    registerRoutes(app) {
-      registerNotificationRoutes(app, service);
-      scheduleNotificationSweep(app, platform, service);
-    },
+    registerRoutes: (app) => registerNotificationRoutes(app, service),
   };
 }

@@ -75,6 +75,30 @@ export const CATALOGUE = [
     default: 30,
     writable: true,
   }),
+  defineSetting({
+    key: 'maintenance_pause.*',
+    kind: 'value',
+    label: 'Maintenance pause',
+    description:
+      'The operator maintenance pause of one scope (maintenance_pause.dispatch, .board_programs, .engines): ' +
+      'who paused it, in which mode, why and until when. Changed only through /api/maintenance-pause.',
+    schema: Type.Union([
+      Type.Object({ paused: Type.Literal(false) }, { additionalProperties: false }),
+      Type.Object(
+        {
+          paused: Type.Literal(true),
+          mode: Type.Union([Type.Literal('drain'), Type.Literal('kill')]),
+          paused_by: Type.String({ minLength: 1, maxLength: 200 }),
+          reason: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
+          paused_at: Type.String({ format: 'date-time' }),
+          expires_at: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
+    ]),
+    default: { paused: false },
+    writable: false,
+  }),
 ] as const satisfies Definitions;
 
 /** Every key the catalogue accepts (a family `p.*` accepts every `p.<name>`). */

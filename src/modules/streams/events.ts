@@ -50,6 +50,8 @@ declare module '../../platform/bus/types.js' {
     AGENT_ERROR: AgentLifecycle;
     /** A chunk of an agent's output (/ws/agents/{agent_id}). */
     AGENT_OUTPUT: { agent_id: string; task_id: string | null; stream: 'stdout' | 'stderr'; text: string };
+    /** An operator maintenance pause was set or lifted (/ws/system): the scope's row as GET shows it. */
+    MAINTENANCE_PAUSE_CHANGED: MaintenancePauseChanged;
   }
 }
 
@@ -58,4 +60,19 @@ export interface AgentLifecycle {
   task_id: string | null;
   /** Free text: why it stopped, what it waits for, the error message. */
   detail: string | null;
+}
+
+/** The state of one maintenance-pause scope, as `GET /api/maintenance-pause` lists it. */
+export interface MaintenancePauseChanged {
+  scope: 'dispatch' | 'board_programs' | 'engines';
+  paused: boolean;
+  mode: 'drain' | 'kill' | null;
+  /** Identity id of whoever set the pause (the CEO). */
+  paused_by: string | null;
+  reason: string | null;
+  /** ISO-8601 UTC. */
+  paused_at: string | null;
+  expires_at: string | null;
+  /** First failed read of the stored state since the last good one on the publishing replica. */
+  read_degraded_since: string | null;
 }

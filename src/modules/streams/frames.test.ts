@@ -106,7 +106,8 @@ describe('the bridge table', () => {
   });
 
   it('has one row per bridged event and ignores the others', () => {
-    expect(Object.keys(BRIDGE)).toHaveLength(12);
+    expect(Object.keys(BRIDGE)).toHaveLength(13);
+    expect(routeEvent(event('MAINTENANCE_PAUSE_CHANGED', { scope: 'engines' }))?.channel).toBe('system');
     expect(routeEvent(event('TASK_CREATED', {}))).toBeNull();
     expect(routeEvent(event('toString', {}))).toBeNull();
   });

@@ -79,6 +79,7 @@ export const BRIDGE = {
   AGENT_RESUMED: { channel: toAgent, frame: plainFrame },
   AGENT_ERROR: { channel: toAgent, frame: plainFrame },
   AGENT_OUTPUT: { channel: toAgent, frame: plainFrame },
+  MAINTENANCE_PAUSE_CHANGED: { channel: toSystem, frame: plainFrame },
 } satisfies { [K in BridgedEvent]: BridgeEntry<K> };
 
 export type BridgedEvent =
@@ -93,7 +94,8 @@ export type BridgedEvent =
   | 'AGENT_WAITING'
   | 'AGENT_RESUMED'
   | 'AGENT_ERROR'
-  | 'AGENT_OUTPUT';
+  | 'AGENT_OUTPUT'
+  | 'MAINTENANCE_PAUSE_CHANGED';
 
 /** Where an event goes and what is sent, or null for an event the streams do not carry. */
 export function routeEvent(event: BusEvent): { channel: Channel; frame: Frame } | null {

@@ -1,0 +1,30 @@
+/**
+ * Board programs: the runner that drives registered programs (the three autonomous engines each
+ * register one) on the scheduler, held by the `board_programs` and `engines` pause scopes, each
+ * pass recorded as a cycle; and the /api/board-programs routes. Nothing registers a program here.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { BoardProgramsDeps } from '../registry.js';
+import { registerBoardProgramRoutes } from './routes.js';
+import { BoardProgramRunner } from './runner.js';
+
+export { type BoardProgram, CYCLE_BOUNDS, type CycleContext, HOLDING_SCOPES, loopName } from './program.js';
+export type { ProgramStatus } from './runner.js';
+export { boardProgramCycles, type CycleOutcome, type CycleTrigger } from './schema.js';
+export { BoardProgramRunner };
+
+export interface BoardProgramsModule {
+  runner: BoardProgramRunner;
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export function createBoardProgramsModule(platform: Platform, deps: BoardProgramsDeps): BoardProgramsModule {
+  const runner = new BoardProgramRunner({
+    db: platform.database.db,
+    clock: platform.clock,
+    scheduler: deps.scheduler,
+    holdFor: (scopes) => deps.maintenance.holdFor(scopes),
+  });
+  return { runner, registerRoutes: (app) => registerBoardProgramRoutes(app, runner) };
+}

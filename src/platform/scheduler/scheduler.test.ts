@@ -1,0 +1,259 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestStores, type TestPlatform, type TestStores } from '../../../test/support/stores.js';
+import { createScheduler } from './scheduler.js';
+import type { Hold, LoopDefinition, Scheduler } from './types.js';
+
+const silentLog = { info() {}, warn() {}, error() {} };
+const HOUR = 3_600_000;
+
+let stores: TestStores;
+let platform: TestPlatform;
+const started: Scheduler[] = [];
+
+beforeEach(async () => {
+  stores = await createTestStores();
+  platform = await stores.platform();
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((scheduler) => scheduler.stop()));
+  await stores.dispose();
+});
+
+function schedulerOn(target: TestPlatform = platform, leaseTtlMs?: number): Scheduler {
+  const scheduler = createScheduler({
+    db: target.database.db,
+    locks: target.locks,
+    log: silentLog,
+    ...(leaseTtlMs ? { leaseTtlMs } : {}),
+  });
+  started.push(scheduler);
+  return scheduler;
+}
+
+const until = async (check: () => boolean | Promise<boolean>, what: string) => {
+  for (let i = 0; i < 400; i += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+};
+
+/** A run that stays in flight until released or aborted, and says how it ended. */
+function blockingRun() {
+  let release = () => {};
+  const ends: string[] = [];
+  const run = (signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      release = () => {
+        ends.push('finished');
+        resolve();
+      };
+      signal.addEventListener('abort', () => {
+        ends.push('aborted');
+        reject(signal.reason);
+      });
+    });
+  return { run, ends, release: () => release() };
+}
+
+const loop = (overrides: Partial<LoopDefinition> & Pick<LoopDefinition, 'run'>): LoopDefinition => ({
+  name: 'test.loop',
+  intervalMs: HOUR,
+  ...overrides,
+});
+
+describe('scheduler', () => {
+  it('runs the first pass one interval after start, not at once', async () => {
+    let passes = 0;
+    const scheduler = schedulerOn();
+    scheduler.register(
+      loop({
+        run: async () => {
+          passes += 1;
+        },
+      }),
+    );
+    scheduler.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(passes).toBe(0);
+    expect((await scheduler.status())[0]).toMatchObject({
+      name: 'test.loop',
+      intervalSeconds: 3600,
+      passes: 0,
+    });
+  });
+
+  it('runs at once when configured so, then every interval, recording the last success', async () => {
+    let passes = 0;
+    const scheduler = schedulerOn();
+    scheduler.register(
+      loop({
+        intervalMs: 150,
+        firstRunAfterMs: 0,
+        run: async () => {
+          passes += 1;
+        },
+      }),
+    );
+    scheduler.start();
+    await until(() => passes >= 3, 'three passes');
+    const [status] = await scheduler.status();
+    expect(status?.lastSuccessAt).toBeInstanceOf(Date);
+    expect(status?.passes).toBeGreaterThanOrEqual(3);
+    expect(status?.failures).toBe(0);
+  });
+
+  it('swallows a failing pass and keeps the loop going', async () => {
+    let calls = 0;
+    const scheduler = schedulerOn();
+    scheduler.register(
+      loop({
+        intervalMs: 150,
+        firstRunAfterMs: 0,
+        run: async () => {
+          calls += 1;
+          if (calls === 1) throw new Error('forge unreachable');
+        },
+      }),
+    );
+    scheduler.start();
+    await until(
+      async () => (await scheduler.status())[0]?.lastSuccessAt != null,
+      'a success after the failure',
+    );
+    const [status] = await scheduler.status();
+    expect(status).toMatchObject({ failures: 1, lastError: 'forge unreachable' });
+    expect(status?.lastFailureAt).toBeInstanceOf(Date);
+  });
+
+  it('does not start a pass while the hold says so, and a failing hold check holds too', async () => {
+    let passes = 0;
+    let hold: Hold | null = { reason: 'maintenance pause on engines', interrupt: false };
+    const scheduler = schedulerOn();
+    scheduler.register(
+      loop({
+        run: async () => {
+          passes += 1;
+        },
+        hold: async () => hold,
+      }),
+    );
+    expect(await scheduler.runNow('test.loop')).toEqual({
+      status: 'held',
+      reason: 'maintenance pause on engines',
+    });
+    scheduler.register(
+      loop({
+        name: 'test.failing-hold',
+        run: async () => {
+          passes += 1;
+        },
+        hold: async () => {
+          throw new Error('settings store unreachable');
+        },
+      }),
+    );
+    expect(await scheduler.runNow('test.failing-hold')).toEqual({
+      status: 'held',
+      reason: 'the hold check failed: settings store unreachable',
+    });
+    hold = null;
+    expect(await scheduler.runNow('test.loop')).toEqual({ status: 'succeeded' });
+    expect(passes).toBe(1);
+  });
+
+  it('answers busy while a pass of the loop is in flight', async () => {
+    const blocking = blockingRun();
+    const scheduler = schedulerOn();
+    scheduler.register(loop({ run: blocking.run }));
+    const first = scheduler.runNow('test.loop');
+    await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
+    expect(await scheduler.runNow('test.loop')).toEqual({ status: 'busy' });
+    blocking.release();
+    expect(await first).toEqual({ status: 'succeeded' });
+  });
+
+  it('interrupts the in-flight passes carrying a tag, and only those', async () => {
+    const engine = blockingRun();
+    const other = blockingRun();
+    const scheduler = schedulerOn();
+    scheduler.register(loop({ name: 'engine', tags: ['engines'], run: engine.run }));
+    scheduler.register(loop({ name: 'other', tags: ['dispatch'], run: other.run }));
+    const enginePass = scheduler.runNow('engine');
+    const otherPass = scheduler.runNow('other');
+    await until(async () => (await scheduler.status()).every((s) => s.running), 'both passes to start');
+    expect(scheduler.interrupt('engines', 'maintenance pause on engines (kill)')).toBe(1);
+    expect(await enginePass).toEqual({ status: 'aborted', reason: 'maintenance pause on engines (kill)' });
+    expect(engine.ends).toEqual(['aborted']);
+    other.release();
+    expect(await otherPass).toEqual({ status: 'succeeded' });
+    const engineStatus = (await scheduler.status()).find((s) => s.name === 'engine');
+    expect(engineStatus).toMatchObject({
+      failures: 1,
+      lastError: 'aborted: maintenance pause on engines (kill)',
+    });
+  });
+
+  it('aborts an in-flight pass when its hold turns into an interrupting one', async () => {
+    const blocking = blockingRun();
+    let hold: Hold | null = null;
+    const scheduler = schedulerOn(platform, 300);
+    scheduler.register(loop({ run: blocking.run, hold: async () => hold }));
+    const pass = scheduler.runNow('test.loop');
+    await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
+    hold = { reason: 'maintenance pause on engines (kill)', interrupt: true };
+    expect(await pass).toEqual({ status: 'aborted', reason: 'maintenance pause on engines (kill)' });
+  });
+
+  it('lets a draining hold finish the in-flight pass', async () => {
+    const blocking = blockingRun();
+    let hold: Hold | null = null;
+    const scheduler = schedulerOn(platform, 150);
+    scheduler.register(loop({ run: blocking.run, hold: async () => hold }));
+    const pass = scheduler.runNow('test.loop');
+    await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
+    hold = { reason: 'maintenance pause on engines (drain)', interrupt: false };
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a few watchdog rounds
+    blocking.release();
+    expect(await pass).toEqual({ status: 'succeeded' });
+    expect(await scheduler.runNow('test.loop')).toMatchObject({ status: 'held' });
+  });
+
+  it('aborts in-flight passes when stopped', async () => {
+    const blocking = blockingRun();
+    const scheduler = schedulerOn();
+    scheduler.register(loop({ run: blocking.run }));
+    const pass = scheduler.runNow('test.loop');
+    await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
+    await scheduler.stop();
+    expect(await pass).toEqual({ status: 'aborted', reason: 'the scheduler is stopping' });
+  });
+
+  it('runs a tick on exactly one of two schedulers sharing the stores', async () => {
+    // Two processes on PostgreSQL; on embedded PGlite (one process per data dir) two schedulers on it.
+    const second = stores.databaseUrl ? await stores.platform() : platform;
+    const runs: string[] = [];
+    const replicas = [schedulerOn(platform), schedulerOn(second)];
+    replicas.forEach((scheduler, index) => {
+      scheduler.register(
+        loop({
+          firstRunAfterMs: 0,
+          run: async () => {
+            runs.push(`replica-${index}`);
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          },
+        }),
+      );
+    });
+    for (const scheduler of replicas) scheduler.start();
+    await until(async () => (await replicas[0]!.status())[0]?.lastSuccessAt != null, 'the tick to run');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(runs).toHaveLength(1);
+  });
+
+  it('refuses a second loop of the same name', () => {
+    const scheduler = schedulerOn();
+    scheduler.register(loop({ run: async () => {} }));
+    expect(() => scheduler.register(loop({ run: async () => {} }))).toThrow(/already registered/);
+  });
+});
