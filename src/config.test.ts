@@ -78,6 +78,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ GAFFER_TEST_DATABASE_URL: 'x', GAFFER_BENCH_DATABASE_URL: 'y' })).not.toThrow();
   });
 
+  it('tolerates the environment Gaffer gives a spawned agent', () => {
+    const agentEnv = { GAFFER_GATEWAY_URL: 'http://127.0.0.1:8420', GAFFER_AGENT_ID: 'be-dev-1' };
+    expect(() => loadConfig({ ...agentEnv, GAFFER_AGENT_TOKEN: 'x', GAFFER_TASK_ID: 'y' })).not.toThrow();
+    expect(() => loadConfig({ GAFFER_AGENT_TOKENS: 'x' })).toThrow('GAFFER_AGENT_TOKENS: unknown variable');
+  });
+
   it('recognises CIDR blocks and addresses', () => {
     expect(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8'].every(isCidr)).toBe(true);
     expect(['10.0.0/8', '1.2.3.4/40', 'host', '::1/129', '1.2.3.4/x'].some(isCidr)).toBe(false);

@@ -355,6 +355,35 @@ export const settings = {
     100,
     'Re-escalations of one unacked notification before it is left as permanently unacked.',
   ),
+  // ── Agent runtime ───────────────────────────────────────────────────────────────────────
+  killGraceSeconds: int(
+    'GAFFER_KILL_GRACE_SECONDS',
+    10,
+    0,
+    600,
+    'Seconds between SIGTERM and SIGKILL when an agent process is stopped gracefully (also a kill pause of dispatch).',
+  ),
+  agentCommandCustom: optionalStr(
+    'GAFFER_AGENT_COMMAND_CUSTOM',
+    'Command template of the `custom` agent provider, e.g. `my-agent --prompt-file {prompt_file} --mcp {mcp_config}` ' +
+      '(placeholders {prompt}, {prompt_file}, {mcp_config}, {model}, {workspace}; split with shell-word rules, run without a shell).',
+  ),
+  agentPassEnv: str(
+    'GAFFER_AGENT_PASS_ENV',
+    '',
+    'Comma-separated names of server environment variables handed to every agent process (its API keys, say). GAFFER_* names are never passed.',
+    (v) =>
+      v.split(',').every((name) => name.trim() === '' || /^[A-Za-z_][A-Za-z0-9_]*$/.test(name.trim()))
+        ? null
+        : 'expected comma-separated variable names',
+  ),
+  transcriptMaxBytes: int(
+    'GAFFER_TRANSCRIPT_MAX_BYTES',
+    1_048_576,
+    1024,
+    1_073_741_824,
+    'Output bytes of one agent run kept in its transcript (/api/stream); the live stream is never cut.',
+  ),
   telegramApiUrl: str(
     'GAFFER_TELEGRAM_API_URL',
     'https://api.telegram.org',
@@ -373,9 +402,24 @@ export const settings = {
 type Settings = typeof settings;
 export type Config = { readonly [K in keyof Settings]: Settings[K]['defaultValue'] };
 
+/**
+ * The environment Gaffer hands a spawned agent (read by `gaffer agent-tools`, never by the server):
+ * tolerated here so that an agent's shell that runs `gaffer start` is not refused.
+ */
+export const AGENT_ENVIRONMENT = [
+  'GAFFER_GATEWAY_URL',
+  'GAFFER_AGENT_ID',
+  'GAFFER_AGENT_SLUG',
+  'GAFFER_AGENT_ROLE',
+  'GAFFER_AGENT_TEAM',
+  'GAFFER_AGENT_TOKEN',
+  'GAFFER_TASK_ID',
+  'GAFFER_RUN_ID',
+] as const;
+
 /** Parses the environment once; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = new Set(Object.values(settings).map((s) => s.env));
+  const known = new Set<string>([...Object.values(settings).map((s) => s.env), ...AGENT_ENVIRONMENT]);
   // GAFFER_TEST_* and GAFFER_BENCH_* belong to the test suite and the benchmarks, not the service.
   const unknown = Object.keys(env).find(
     (name) => name.startsWith('GAFFER_') && !known.has(name) && !/^GAFFER_(TEST|BENCH)_/.test(name),

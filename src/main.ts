@@ -4,6 +4,7 @@
  * print the configuration table.
  */
 import { parseArgs } from 'node:util';
+import { runAgentTools } from './agent-tools/command.js';
 import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
 import { rosterTokenSubject } from './modules/agents/index.js';
 import { openDatabase } from './platform/db/client.js';
@@ -29,7 +30,8 @@ const USAGE = `usage: gaffer <command>
   token <id> --role R [--team T] [--ttl SECONDS]
                                 print a token for any identity (expiring when --ttl is given)
   login-url                     print a fresh panel login URL
-  config [--markdown]           print the configuration table`;
+  config [--markdown]           print the configuration table
+  agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -53,6 +55,8 @@ async function main(argv: string[]): Promise<number> {
     case 'config':
       console.log(configMarkdownTable());
       return 0;
+    case 'agent-tools':
+      return runAgentTools(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -149,7 +149,15 @@ describe('streams on one app', () => {
       retry_after_seconds: 30,
     });
     await bus.publish('AGENT_SPAWNED', { agent_id: DEV.id, task_id: null, detail: null });
-    await bus.publish('AGENT_OUTPUT', { agent_id: DEV.id, task_id: null, stream: 'stdout', text: 'hello' });
+    const output = {
+      agent_id: DEV.id,
+      task_id: null,
+      run_id: 'r1',
+      seq: 1,
+      stream: 'stdout',
+      text: 'hello',
+    } as const;
+    await bus.publish('AGENT_OUTPUT', output);
     await bus.publish('NOTIFICATION_SENT', {
       notification_id: 'n1',
       recipient_id: PM.id,
@@ -165,7 +173,7 @@ describe('streams on one app', () => {
     ]);
     expect(await framesWithin(dev, 0)).toEqual([
       { type: 'AGENT_SPAWNED', agent_id: DEV.id, task_id: null, detail: null },
-      { type: 'AGENT_OUTPUT', agent_id: DEV.id, task_id: null, stream: 'stdout', text: 'hello' },
+      { type: 'AGENT_OUTPUT', ...output },
     ]);
     expect(await framesWithin(pm, 0)).toEqual([]);
     expect(await framesWithin(devInbox, 0)).toEqual([]);
@@ -287,6 +295,8 @@ describe('idle sockets and slow readers', () => {
       await t.platform.bus.publish('AGENT_OUTPUT', {
         agent_id: DEV.id,
         task_id: null,
+        run_id: 'r1',
+        seq: i,
         stream: 'stdout',
         text,
       });

@@ -11,16 +11,19 @@ import { type BoardProgramsModule, createBoardProgramsModule } from './board-pro
 import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
+import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
 import { createTasksModule, type TasksModule } from './tasks/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
+import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
 
 export interface Modules {
   agents: AgentsModule;
@@ -38,6 +41,9 @@ export interface Modules {
   maintenance: MaintenanceModule;
   boardPrograms: BoardProgramsModule;
   system: SystemModule;
+  workspaces: WorkspacesModule;
+  runtime: RuntimeModule;
+  gateway: GatewayModule;
 }
 
 /** What every module may be handed besides the platform: built before the domain modules. */
@@ -59,6 +65,8 @@ export type NotificationsDeps = Pick<Modules, 'agents' | 'tasks' | 'chatRelay'> 
 export type A2aDeps = Pick<Modules, 'agents' | 'tasks'>;
 export type SystemDeps = Pick<Foundations, 'scheduler'>;
 export type MaintenanceDeps = Pick<Foundations, 'settings' | 'scheduler'>;
+export type WorkspacesDeps = Pick<Modules, 'projects'>;
+export type RuntimeDeps = Pick<Modules, 'agents'> & Foundations;
 export type BoardProgramsDeps = Pick<Foundations, 'scheduler'> & Pick<Modules, 'maintenance'>;
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
@@ -78,6 +86,16 @@ export async function createModules(platform: Platform, foundations: Foundations
   const maintenance = createMaintenanceModule(platform, { settings, scheduler });
   const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
   const system = createSystemModule(platform, { scheduler });
+  const workspaces = createWorkspacesModule(platform, { projects });
+  const runtime = createRuntimeModule(platform, { agents, settings, scheduler });
+  const gateway = createGatewayModule(platform, {
+    agents,
+    tasks,
+    a2a,
+    notifications,
+    findings,
+    git: workspacesGit(workspaces.service, projects.service),
+  });
   return {
     agents,
     projects,
@@ -94,6 +112,9 @@ export async function createModules(platform: Platform, foundations: Foundations
     maintenance,
     boardPrograms,
     system,
+    workspaces,
+    runtime,
+    gateway,
   };
 }
 

@@ -79,3 +79,27 @@ describe('RetiredAgents', () => {
     expect(await retired.has('fe-qa')).toBe(true);
   });
 });
+
+describe('actorOf', () => {
+  it('maps a proven identity to its roster agent, by UUID or slug', async () => {
+    const dev = rosterMember('be-dev-2');
+    const expected = { id: dev.id, slug: 'be-dev-2', role: 'developer', team: 'backend' };
+    expect(await service.actorOf({ id: dev.id, role: 'developer' })).toEqual(expected);
+    expect(await service.actorOf({ id: 'be-dev-2', role: 'developer' })).toEqual(expected);
+  });
+
+  it('refuses an identity naming no agent, a retired one, or another role (403)', async () => {
+    await expect(service.actorOf({ id: 'nobody', role: 'developer' })).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'unknown_agent',
+    });
+    await expect(service.actorOf({ id: 'be-dev-2', role: 'qa' })).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'role_mismatch',
+    });
+    await service.retire('fe-dev-2');
+    await expect(service.actorOf({ id: 'fe-dev-2', role: 'developer' })).rejects.toMatchObject({
+      code: 'unknown_agent',
+    });
+  });
+});

@@ -9,7 +9,7 @@ import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
 import { type Clock, systemClock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { Role, Team } from '../../platform/http/auth/identity.js';
+import type { Identity, Role, Team } from '../../platform/http/auth/identity.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { RetiredAgents } from './retired-agents.js';
@@ -34,6 +34,18 @@ export interface AgentFilter {
   status?: AgentStatus | undefined;
   /** Retired agents are left out unless asked for. */
   includeRetired?: boolean | undefined;
+}
+
+/**
+ * The acting agent behind a proven identity: who calls a route that acts on the roster's behalf
+ * (tasks, the gateway). Plain data, so other modules need no agents row type.
+ */
+export interface AgentActor {
+  readonly id: string;
+  readonly slug: string;
+  readonly role: Role;
+  /** The agent's team (null for org-wide agents). */
+  readonly team: string | null;
 }
 
 export interface NewAgent {
@@ -74,6 +86,26 @@ export class AgentsService {
   async resolve(idOrSlug: string): Promise<Agent | null> {
     const [row] = await this.db.select().from(agents).where(byKey(idOrSlug.trim().toLowerCase())).limit(1);
     return (row as Agent | undefined) ?? null;
+  }
+
+  /**
+   * The roster agent behind a proven identity (token or panel session), by UUID or slug. 403
+   * `unknown_agent` when it names no agent or a retired one; 403 `role_mismatch` when the agent's
+   * role is not the one the proof carries. The one mapping every module uses.
+   */
+  async actorOf(identity: Pick<Identity, 'id' | 'role'>): Promise<AgentActor> {
+    const agent = await this.resolve(identity.id);
+    if (!agent || agent.retiredAt) {
+      throw new AppError(403, 'unknown_agent', `"${identity.id}" is not an agent of the roster`);
+    }
+    if (agent.role !== identity.role) {
+      throw new AppError(
+        403,
+        'role_mismatch',
+        `agent ${agent.slug} is a ${agent.role}, not a ${identity.role}`,
+      );
+    }
+    return { id: agent.id, slug: agent.slug, role: agent.role, team: agent.team ?? null };
   }
 
   /** Like resolve, but a missing agent is a 404. */

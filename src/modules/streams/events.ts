@@ -49,7 +49,15 @@ declare module '../../platform/bus/types.js' {
     AGENT_RESUMED: AgentLifecycle;
     AGENT_ERROR: AgentLifecycle;
     /** A chunk of an agent's output (/ws/agents/{agent_id}). */
-    AGENT_OUTPUT: { agent_id: string; task_id: string | null; stream: 'stdout' | 'stderr'; text: string };
+    AGENT_OUTPUT: {
+      agent_id: string;
+      task_id: string | null;
+      /** The run the chunk belongs to, and its place in that run's transcript (null past the cap). */
+      run_id: string;
+      seq: number | null;
+      stream: 'stdout' | 'stderr';
+      text: string;
+    };
     /** An operator maintenance pause was set or lifted (/ws/system): the scope's row as GET shows it. */
     MAINTENANCE_PAUSE_CHANGED: MaintenancePauseChanged;
   }
@@ -58,6 +66,8 @@ declare module '../../platform/bus/types.js' {
 export interface AgentLifecycle {
   agent_id: string;
   task_id: string | null;
+  /** The run (transcript) the event is about. */
+  run_id?: string;
   /** Free text: why it stopped, what it waits for, the error message. */
   detail: string | null;
 }

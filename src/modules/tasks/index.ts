@@ -31,6 +31,7 @@ export {
   type UpdateTaskInput,
 } from './types.js';
 export { type TaskView, toTaskView } from './view.js';
+export type { WorkFacts } from './work-facts.js';
 
 export interface TasksModule {
   service: TasksService;
@@ -44,3 +45,5 @@ export function createTasksModule(platform: Platform, deps: TasksDeps): TasksMod
   });
   return { service, registerRoutes: (app) => registerTaskRoutes(app, service) };
 }
+/** The task's HTTP shapes, for routes of other modules that act on a task (approve-and-merge). */
+export { TaskIdParams, TaskView as TaskViewSchema } from './api-schemas.js';

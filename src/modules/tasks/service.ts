@@ -30,6 +30,7 @@ import type {
 } from './types.js';
 import { updateTask } from './update.js';
 import { type TaskView, toTaskView } from './view.js';
+import { reassignTask, recordWorkFacts, touchHeartbeat, type WorkFacts } from './work-facts.js';
 
 export interface TasksServiceDeps {
   readonly agents: AgentsService;
@@ -48,7 +49,7 @@ export class TasksService {
     };
   }
 
-  /** The acting agent behind a proven identity (403 `unknown_agent` / `role_mismatch`). */
+  /** The acting agent behind a proven identity (agents' `actorOf`: 403 `unknown_agent` / `role_mismatch`). */
   actorFor(identity: Identity): Promise<Actor> {
     return actorFromIdentity(this.ctx.agents, identity);
   }
@@ -113,6 +114,29 @@ export class TasksService {
   /** The CEO confirms a pending task and hands it to the main PM. */
   async approveAndStart(id: string, notes: string, actor: Actor): Promise<TaskView> {
     return this.view(await approveAndStart(this.ctx, id, notes, actor));
+  }
+
+  /**
+   * Records facts of the work that are not transitions — plan, notes and markers (merged key by
+   * key), branch, pull request — with an audit row named `audit.action`. The caller decides who may.
+   */
+  async recordFacts(
+    id: string,
+    facts: WorkFacts,
+    actor: Actor,
+    audit: { action: string; data?: Record<string, unknown> },
+  ): Promise<TaskView> {
+    return this.view(await recordWorkFacts(this.ctx, id, facts, actor, audit));
+  }
+
+  /** Hands a claimed, in-progress, verifying or paused task to another agent (owner and claimant). */
+  async reassign(id: string, toAgentId: string, actor: Actor): Promise<TaskView> {
+    return this.view(await reassignTask(this.ctx, id, toAgentId, actor));
+  }
+
+  /** Refreshes the claim heartbeat if `agentId` holds the claim (false otherwise). */
+  touchHeartbeat(id: string, agentId: string): Promise<boolean> {
+    return touchHeartbeat(this.ctx, id, agentId);
   }
 
   private async view(row: TaskRow): Promise<TaskView> {

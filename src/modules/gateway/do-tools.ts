@@ -1,0 +1,135 @@
+/**
+ * The content tools of `POST /api/v1/do` (reference A §9.9), for every role: commit (developer and
+ * documenter, on the task they hold the claim of; the git port validates and cleans the message
+ * and adds the `[id8] ` prefix, refusing a subject that says nothing), note (the journal, or the role's hand-off
+ * section), dm (agent-to-agent: the open conversation with that agent, else a new one), read_a2a
+ * (unread messages, marked read) and evidence.
+ */
+import { teamMatches } from '../lifecycle/index.js';
+import type { VerbCall, VerbResult } from './context.js';
+import { taskOf } from './context.js';
+import { reject } from './envelope.js';
+import { assembleEvidence } from './evidence.js';
+import type { DoTool } from './verb-inputs.js';
+import { appendJournal, gitAgent } from './verbs/support.js';
+
+async function commit(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const input = call.input as { message: string; files?: string[] };
+  const task = taskOf(call);
+  if (task.active_claimant_id !== actor.id) {
+    throw reject(
+      'not_authorized',
+      `you do not hold the claim of task ${task.id}`,
+      'Commit on the task you hold (give_me_work).',
+      {
+        reason: 'not_claimant',
+      },
+    );
+  }
+  const made = await s.git.commit(task, gitAgent(actor), {
+    message: input.message,
+    ...(input.files ? { files: input.files } : {}),
+  });
+  return { task, data: { commit: made } };
+}
+
+const NOTE_SECTION = 'handoff';
+
+async function note(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const input = call.input as { text: string; scope?: string };
+  const task = taskOf(call);
+  if (!teamMatches(actor.role, actor.team, task.team)) {
+    throw reject(
+      'not_authorized',
+      `a ${actor.role} of team ${actor.team ?? 'none'} may not write on a ${task.team} task`,
+      'Write on tasks of your own team.',
+      {
+        reason: 'team_mismatch',
+      },
+    );
+  }
+  const scope = input.scope ?? 'note';
+  const text = input.text.trim();
+  const updated =
+    scope === NOTE_SECTION
+      ? await s.tasks.recordFacts(
+          task.id,
+          { notes: { [`${actor.role}_handoff`]: { text, by: actor.slug, at: s.clock.now().toISOString() } } },
+          actor,
+          { action: 'note', data: { scope } },
+        )
+      : await appendJournal(s, task, actor, { scope, text });
+  return { task: updated, data: { scope } };
+}
+
+async function dm(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const input = call.input as { to: string; body: string; task_id?: string; requires_response?: boolean };
+  const open = await s.a2a.conversations(actor, {
+    withAgent: input.to,
+    status: 'open',
+    ...(input.task_id ? { taskId: input.task_id } : {}),
+    limit: 1,
+  });
+  const existing = open[0];
+  if (existing) {
+    const sent = await s.a2a.send({
+      conversationId: existing.id,
+      sender: actor,
+      body: input.body,
+      requiresResponse: input.requires_response === true,
+    });
+    return {
+      task: call.task,
+      data: { conversation_id: existing.id, message_id: sent.message.id, duplicate: sent.duplicate },
+    };
+  }
+  const conversation = await s.a2a.openConversation(actor, {
+    targetAgent: input.to,
+    taskId: input.task_id ?? null,
+    initialMessage: input.body,
+    requiresResponse: input.requires_response === true,
+  });
+  return { task: call.task, data: { conversation_id: conversation.id, opened: true } };
+}
+
+async function readA2a(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const input = call.input as { conversation_id?: string; limit?: number };
+  const limit = input.limit ?? 20;
+  const ids = input.conversation_id
+    ? [input.conversation_id]
+    : (await s.a2a.inbox(actor)).conversations.slice(0, 10).map((c) => c.id);
+  const conversations = [];
+  for (const id of ids) {
+    const page = await s.a2a.messages(actor, id, { limit });
+    await s.a2a.markRead(actor, id);
+    conversations.push({
+      conversation_id: id,
+      messages: page.messages.map((m) => ({
+        id: m.id,
+        from: m.sender_slug,
+        body: m.body,
+        kind: m.kind,
+        at: m.created_at,
+      })),
+      has_more: page.has_more,
+    });
+  }
+  return { task: null, data: { conversations } };
+}
+
+async function evidence(call: VerbCall): Promise<VerbResult> {
+  const task = taskOf(call);
+  return { task, evidence: await assembleEvidence(call.s, task, { priorFindings: true }) };
+}
+
+export const DO_TOOL_HANDLERS: Readonly<Record<DoTool, (call: VerbCall) => Promise<VerbResult>>> = {
+  commit,
+  note,
+  dm,
+  read_a2a: readA2a,
+  evidence,
+};

@@ -1,0 +1,122 @@
+/**
+ * Verbs every working role shares (reference A §9.1): resume, unclaim, i_am_blocked and
+ * i_am_idle. Blocking escalates: the task goes blocked (its owner and state snapshotted for the
+ * unblock) and whoever the agent escalates to is notified.
+ */
+import { PM_ROLES, type TaskStatus } from '../../lifecycle/index.js';
+import type { TaskView } from '../../tasks/index.js';
+import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { reject } from '../envelope.js';
+import { appendJournal, asAgent, bestEffort, transition } from './support.js';
+
+interface BlockInput {
+  reason: string;
+  blocker_type: string;
+  what_needed: string;
+}
+
+export async function resume(call: VerbCall): Promise<VerbResult> {
+  return { task: await transition(call, taskOf(call), 'resume'), fullBriefing: true };
+}
+
+export async function unclaim(call: VerbCall): Promise<VerbResult> {
+  const reason = (call.input as { reason?: string }).reason;
+  const task = await transition(call, taskOf(call), 'unclaim', reason);
+  return { task, next: 'give_me_work' };
+}
+
+export async function iAmBlocked(call: VerbCall): Promise<VerbResult> {
+  const input = call.input as unknown as BlockInput;
+  const before = taskOf(call);
+  const reason = `${input.blocker_type}: ${input.reason.trim()} — needs: ${input.what_needed.trim()}`;
+  const task = await transition(call, before, 'block', reason);
+  const target = await call.s.agents.escalationTarget(asAgent(call.actor));
+  const warnings = await Promise.all([
+    bestEffort(
+      () => appendJournal(call.s, task, call.actor, { scope: 'struggle', text: reason }),
+      'the journal entry',
+    ),
+    target
+      ? bestEffort(
+          () =>
+            call.s.notifications.send(
+              {
+                type: 'blocker_escalation',
+                priority: 'high',
+                recipients: [target.id],
+                subject: `${call.actor.slug} is blocked on “${task.title}”`,
+                body: `${reason}\n\nUnblock it with unblock (task ${task.id}) once resolved.`,
+                related_task_id: task.id,
+              },
+              { id: call.actor.id, role: call.actor.role },
+            ),
+          'notifying the escalation target',
+        )
+      : Promise.resolve(undefined),
+  ]);
+  const warning = warnings.filter(Boolean).join('; ');
+  return {
+    task,
+    next: 'i_am_idle',
+    data: { escalated_to: target?.slug ?? null },
+    ...(warning ? { warning } : {}),
+  };
+}
+
+/** What to do instead of i_am_blocked from a state it is not valid in. */
+export function blockedRemediate(status: TaskStatus): string | undefined {
+  if (status === 'awaiting_documentation') return 'Your part is documentation: finish it with i_documented.';
+  if (status === 'awaiting_qa' || status === 'verifying') return 'Your part is done; call i_am_idle.';
+  return undefined;
+}
+
+const mine = async (call: VerbCall, status: TaskStatus[]): Promise<TaskView[]> =>
+  (await call.s.tasks.list({ assigned_to: call.actor.id, status, limit: 100 })).tasks;
+
+export async function iAmIdle(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const waiting = (await mine(call, ['pending'])).filter((task) => !task.held);
+  if (waiting.length > 0) {
+    const verb = (PM_ROLES as readonly string[]).includes(actor.role) ? 'i_will_plan' : 'i_will_work_on';
+    throw reject(
+      'invalid_state',
+      `task ${waiting[0]!.id} is assigned to you and waits for you`,
+      `Call ${verb} on it.`,
+      {
+        reason: 'work_assigned',
+        details: { task_id: waiting[0]!.id },
+      },
+    );
+  }
+  if ((PM_ROLES as readonly string[]).includes(actor.role)) {
+    const reviews = await mine(call, ['awaiting_pm_review']);
+    if (reviews.length > 0) {
+      throw reject(
+        'invalid_state',
+        `task ${reviews[0]!.id} waits for your review`,
+        'Review it: complete or request_changes.',
+        { reason: 'review_waiting', details: { task_id: reviews[0]!.id } },
+      );
+    }
+  }
+  const paused: string[] = [];
+  for (const task of await mine(call, ['in_progress'])) {
+    const warning = await bestEffort(
+      () => s.tasks.transition(task.id, 'pause', actor, { reason: 'agent idle' }),
+      'pause',
+    );
+    if (!warning) paused.push(task.id);
+  }
+  await s.agents.recordState(actor.id, { status: 'idle', currentTaskId: null });
+  const [inbox, notifications] = await Promise.all([
+    s.a2a.inbox(actor),
+    s.notifications.list(actor.id, { pendingAckOnly: true, limit: 1 }),
+  ]);
+  const unread = inbox.total_unread > 0 || notifications.pending_ack_count > 0;
+  return {
+    status: unread ? 'idle_with_unread' : 'idle',
+    task: null,
+    next: unread ? 'read_a2a' : null,
+    data: { paused_tasks: paused },
+  };
+}

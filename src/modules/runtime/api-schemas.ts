@@ -1,0 +1,127 @@
+/** TypeBox schemas of the /api/stream routes: they validate, serialise and document (/docs). */
+import { Type } from 'typebox';
+import { TRANSCRIPT_LIMITS } from './transcript-service.js';
+
+export const TAGS = ['stream'];
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+export const AgentParams = Type.Object(
+  { agent_id: Type.String({ minLength: 1, maxLength: 100, description: 'The agent, by UUID or slug.' }) },
+  { additionalProperties: false },
+);
+
+export const RunParams = Type.Object(
+  {
+    agent_id: Type.String({ minLength: 1, maxLength: 100, description: 'The agent, by UUID or slug.' }),
+    run_id: Type.String({
+      format: 'uuid',
+      description: 'The run’s UUID (from the run list or a live frame).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RunsQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: TRANSCRIPT_LIMITS.runsMax,
+        default: TRANSCRIPT_LIMITS.runsDefault,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const TranscriptQuery = Type.Object(
+  {
+    after_seq: Type.Optional(
+      Type.Integer({ minimum: 0, default: 0, description: 'Only chunks after this sequence number.' }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: TRANSCRIPT_LIMITS.chunksMax,
+        default: TRANSCRIPT_LIMITS.chunksDefault,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const RunStatus = Type.Union(
+  [
+    Type.Literal('running'),
+    Type.Literal('exited'),
+    Type.Literal('failed'),
+    Type.Literal('stopped'),
+    Type.Literal('killed'),
+  ],
+  {
+    description:
+      '`running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, ' +
+      'or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL).',
+  },
+);
+
+export const RunView = Type.Object(
+  {
+    run_id: Type.String({ format: 'uuid' }),
+    agent_id: Type.String({ format: 'uuid' }),
+    task_id: Nullable(Type.String({ format: 'uuid' }), 'The task the run was about.'),
+    runtime: Type.Union([Type.Literal('process'), Type.Literal('scripted')], {
+      description: '`process` (an agent CLI) or `scripted` (the built-in simulation).',
+    }),
+    provider: Type.String({ description: 'The agent CLI or scripted program, e.g. `claude`.' }),
+    model: Nullable(Type.String(), 'The model asked for; null for the CLI’s default.'),
+    pid: Nullable(Type.Integer(), 'OS process id of the agent process (process runtime).'),
+    status: RunStatus,
+    started_at: Type.String({ format: 'date-time' }),
+    ended_at: Nullable(Type.String({ format: 'date-time' }), 'Null while running.'),
+    exit_code: Nullable(Type.Integer(), 'Exit code when it exited by itself.'),
+    signal: Nullable(Type.String(), 'The signal that ended it, e.g. `SIGKILL`.'),
+    detail: Nullable(Type.String(), 'Why it ended, in one line.'),
+    transcript_bytes: Type.Integer({ description: 'UTF-8 bytes of output kept.' }),
+    dropped_bytes: Type.Integer({
+      description: 'Output bytes not kept once the transcript reached its cap.',
+    }),
+    truncated: Type.Boolean({
+      description: 'The transcript reached its cap; later output was streamed only.',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const RunListView = Type.Object(
+  {
+    agent_id: Type.String({ format: 'uuid' }),
+    agent_slug: Type.String(),
+    runs: Type.Array(RunView, { description: 'Newest first.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const TranscriptPageView = Type.Object(
+  {
+    run: RunView,
+    chunks: Type.Array(
+      Type.Object(
+        {
+          seq: Type.Integer({ minimum: 1, description: 'Position in the run, from 1.' }),
+          stream: Type.Union([Type.Literal('stdout'), Type.Literal('stderr'), Type.Literal('system')], {
+            description: '`system` marks the runtime’s own notes: truncation, how the run ended.',
+          }),
+          text: Type.String({ description: 'One or more whole lines of output.' }),
+          at: Type.String({ format: 'date-time' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    next_after_seq: Type.Integer({ minimum: 0, description: 'Send as `after_seq` to continue.' }),
+    has_more: Type.Boolean({ description: 'A full page came back; more may follow.' }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,116 @@
+/**
+ * Agent runtimes: the contract every runtime meets, the supervisor that runs at most one run per
+ * agent and publishes its lifecycle, the `process` runtime (any agent CLI from a command template),
+ * the transcripts of runs and their routes (`/api/stream`), and the transcript retention prune.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { RuntimeDeps } from '../registry.js';
+import { ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+import { registerTranscriptRoutes } from './routes.js';
+import { RuntimeSupervisor } from './supervisor.js';
+import { TranscriptService } from './transcript-service.js';
+import { pruneTranscripts, TranscriptStore } from './transcript-store.js';
+
+export {
+  PLACEHOLDERS,
+  type PlaceholderValues,
+  parseCommandTemplate,
+  renderArgv,
+  TemplateError,
+} from './command-template.js';
+export type {
+  AgentRuntime,
+  ExitInfo,
+  OutputStream,
+  RunIo,
+  RunningAgent,
+  RunOutcome,
+  RuntimeKind,
+  SpawnAgent,
+  SpawnSpec,
+  StopOptions,
+} from './contract.js';
+export { RUNTIME_KINDS } from './contract.js';
+export { DEFAULT_KILL_GRACE_SECONDS, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
+export { defaultGafferCommand } from './run-files.js';
+export { agentRuns, agentTranscriptChunks } from './schema.js';
+export { splitShellWords } from './shell-words.js';
+export {
+  DEFAULT_MAX_TRANSCRIPT_BYTES,
+  type EndedRun,
+  type RunningAgentInfo,
+  RuntimeSupervisor,
+  type SpawnResult,
+} from './supervisor.js';
+export { type RunView, runView, TranscriptService } from './transcript-service.js';
+export { pruneTranscripts } from './transcript-store.js';
+
+export interface RuntimeModuleOptions {
+  /** The process runtime's settings (provider templates, grace, the gaffer command, run root). */
+  process?: ProcessRuntimeOptions;
+  /** Most output bytes kept per run (default 1 MiB). */
+  maxTranscriptBytes?: number;
+}
+
+export interface RuntimeModule {
+  supervisor: RuntimeSupervisor;
+  processRuntime: ProcessRuntime;
+  transcripts: TranscriptService;
+  /** Deletes the runs (and transcripts) that ended more than `retentionDays` days ago. */
+  pruneTranscripts(retentionDays: number): Promise<{ runs: number }>;
+  /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
+  registerRoutes(app: FastifyInstance): void;
+}
+
+/** The daily loop deleting transcripts older than the `transcript_retention_days` setting. */
+export const TRANSCRIPT_PRUNE_LOOP = 'runtime.transcript-prune';
+
+/** Options override what the configuration says (tests hand in their own templates and grace). */
+export function createRuntimeModule(
+  platform: Platform,
+  deps: RuntimeDeps,
+  options: RuntimeModuleOptions = {},
+): RuntimeModule {
+  const { db } = platform.database;
+  const { config } = platform;
+  const store = new TranscriptStore(db);
+  const supervisor = new RuntimeSupervisor({
+    bus: platform.bus,
+    store,
+    clock: platform.clock,
+    maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
+  });
+  const processRuntime = new ProcessRuntime({
+    now: () => platform.clock.now(),
+    killGraceSeconds: config.killGraceSeconds,
+    passEnv: config.agentPassEnv
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
+    ...options.process,
+  });
+  supervisor.register(processRuntime);
+  const transcripts = new TranscriptService(store, deps.agents.service);
+  const prune = (retentionDays: number) => pruneTranscripts(db, { now: platform.clock.now(), retentionDays });
+  deps.scheduler.register({
+    name: TRANSCRIPT_PRUNE_LOOP,
+    intervalMs: 24 * 3_600_000,
+    run: async () => {
+      await prune(await deps.settings.service.get('transcript_retention_days'));
+    },
+  });
+  return {
+    supervisor,
+    processRuntime,
+    transcripts,
+    pruneTranscripts: prune,
+    registerRoutes(app) {
+      supervisor.log ??= app.log;
+      app.addHook('onClose', async () => supervisor.close());
+      registerTranscriptRoutes(app, transcripts);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * One running agent process: streams its output to the run's `RunIo` line by line, stops it
+ * (graceful = SIGTERM to the whole process group, SIGKILL after the grace period; kill = SIGKILL
+ * at once), and when the leader ends kills whatever of the group is left, waits for the output to
+ * drain, removes the run's files and reports how it ended.
+ */
+import type { ExitInfo, RunIo, RunningAgent, RunOutcome, SpawnSpec, StopOptions } from './contract.js';
+import { LineChunker } from './output-chunker.js';
+import { type GroupLeader, signalGroup } from './process-group.js';
+
+/** Longest wait for the output pipes to close after the group is gone (a grandchild that escaped the group). */
+const DRAIN_LIMIT_MS = 5_000;
+
+export interface ProcessRunOptions {
+  spec: SpawnSpec;
+  io: RunIo;
+  child: GroupLeader;
+  startedAt: Date;
+  graceSeconds: number;
+  now: () => Date;
+  /** Called once the process has ended (files removed here). */
+  cleanup: () => Promise<void>;
+  chunkChars?: number;
+}
+
+const seconds = (value: number) => `${Number(value.toFixed(3))} s`;
+
+export class ProcessRun implements RunningAgent {
+  readonly kind = 'process' as const;
+  readonly agentId: string;
+  readonly taskId: string | null;
+  readonly runId: string;
+  readonly pid: number;
+  readonly startedAt: Date;
+  readonly exited: Promise<ExitInfo>;
+
+  private requested: 'graceful' | 'kill' | null = null;
+  private escalatedAfter: number | null = null;
+  private graceTimer: NodeJS.Timeout | null = null;
+  private leaderGone = false;
+  private lastStderrLine: string | null = null;
+
+  constructor(private readonly options: ProcessRunOptions) {
+    const { spec, io, child } = options;
+    this.agentId = spec.agent.id;
+    this.taskId = spec.taskId;
+    this.runId = io.runId;
+    this.pid = child.pid as number;
+    this.startedAt = options.startedAt;
+    // An error after a successful start (a failed kill) must never crash the server.
+    child.on('error', () => undefined);
+    const out = new LineChunker((text) => io.output('stdout', text), options.chunkChars);
+    const err = new LineChunker((text) => {
+      this.rememberStderr(text);
+      io.output('stderr', text);
+    }, options.chunkChars);
+    child.stdout.on('data', (data: Buffer) => out.push(data));
+    child.stderr.on('data', (data: Buffer) => err.push(data));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    this.exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    ).then(async ({ code, signal }) => {
+      this.leaderGone = true;
+      if (this.graceTimer) clearTimeout(this.graceTimer);
+      // Whatever the agent left running in its group goes with it.
+      signalGroup(this.pid, 'SIGKILL');
+      await drained(closed, child);
+      out.end();
+      err.end();
+      await options.cleanup();
+      return this.describe(code, signal);
+    });
+  }
+
+  stop(options: StopOptions): Promise<ExitInfo> {
+    if (this.leaderGone) return this.exited;
+    if (!options.graceful) {
+      this.requested = 'kill';
+      if (this.graceTimer) clearTimeout(this.graceTimer);
+      signalGroup(this.pid, 'SIGKILL');
+    } else if (this.requested === null) {
+      this.requested = 'graceful';
+      const grace = options.graceSeconds ?? this.options.graceSeconds;
+      signalGroup(this.pid, 'SIGTERM');
+      this.graceTimer = setTimeout(() => {
+        if (this.leaderGone) return;
+        this.escalatedAfter = grace;
+        signalGroup(this.pid, 'SIGKILL');
+      }, grace * 1000);
+    }
+    return this.exited;
+  }
+
+  private rememberStderr(text: string): void {
+    const last = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .pop();
+    if (last) this.lastStderrLine = last.length > 300 ? `${last.slice(0, 300)}…` : last;
+  }
+
+  private describe(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    let outcome: RunOutcome;
+    let detail: string;
+    if (this.requested === 'kill') {
+      outcome = 'killed';
+      detail = `killed with SIGKILL (${how})`;
+    } else if (this.escalatedAfter !== null) {
+      outcome = 'killed';
+      detail = `did not stop within ${seconds(this.escalatedAfter)} of SIGTERM; killed with SIGKILL (${how})`;
+    } else if (this.requested === 'graceful') {
+      outcome = 'stopped';
+      detail = `stopped with SIGTERM (${how})`;
+    } else if (code === 0) {
+      outcome = 'exited';
+      detail = 'exited with code 0';
+    } else {
+      outcome = 'failed';
+      detail = signal ? `ended by signal ${signal}` : `exited with code ${code}`;
+      if (this.lastStderrLine) detail += `: ${this.lastStderrLine}`;
+    }
+    return { outcome, code, signal, detail, endedAt: this.options.now() };
+  }
+}
+
+/** Resolves when the child's pipes have closed, or after DRAIN_LIMIT_MS (then closes them). */
+async function drained(closed: Promise<void>, child: GroupLeader): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve();
+    }, DRAIN_LIMIT_MS);
+  });
+  await Promise.race([closed, limit]);
+  clearTimeout(timer);
+}

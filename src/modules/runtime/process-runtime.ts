@@ -1,0 +1,127 @@
+/**
+ * The `process` runtime: runs any agent CLI from its provider's command template. Per spawn it
+ * writes the prompt and the MCP configuration into a private run directory, fills the template
+ * into argv (no shell), builds the scrubbed environment with the agent's identity and token, and
+ * starts the CLI in the task worktree as the leader of its own process group.
+ */
+import { stat } from 'node:fs/promises';
+import { AppError } from '../../platform/http/errors.js';
+import { agentEnvironment, MCP_ENV_NAMES } from './agent-env.js';
+import { type PlaceholderValues, parseCommandTemplate, renderArgv, renderEnv } from './command-template.js';
+import type { AgentRuntime, RunIo, RunningAgent, SpawnSpec } from './contract.js';
+import { ProcessStartError, startProcessGroup } from './process-group.js';
+import { ProcessRun } from './process-run.js';
+import { type ProviderCommand, type ProviderSetting, resolveProviders } from './providers.js';
+import { defaultGafferCommand, mcpConfigDocument, mcpServerFor, writeRunFiles } from './run-files.js';
+
+/** Grace between SIGTERM and SIGKILL when none is configured (GAFFER_KILL_GRACE_SECONDS). */
+export const DEFAULT_KILL_GRACE_SECONDS = 10;
+
+export interface ProcessRuntimeOptions {
+  /** Provider templates replacing or adding to the built-ins (`claude`, `codex`, `gemini`). */
+  providers?: Readonly<Record<string, ProviderSetting>>;
+  /** How to run this Gaffer's CLI (the MCP server is `<it> agent-tools --role R`); see defaultGafferCommand. */
+  gafferCommand?: readonly string[];
+  /** Seconds between SIGTERM and SIGKILL on a graceful stop. */
+  killGraceSeconds?: number;
+  /** Parent directory of the per-run directories (system temp directory by default). */
+  runRoot?: string;
+  /** More variables of the server's environment to hand to every agent (names). */
+  passEnv?: readonly string[];
+  /** The server's environment to scrub (process.env by default). */
+  serverEnv?: NodeJS.ProcessEnv;
+  /** Largest output chunk, in characters. */
+  chunkChars?: number;
+  now?: () => Date;
+}
+
+export class ProcessRuntime implements AgentRuntime {
+  readonly kind = 'process' as const;
+  private readonly providers: Record<string, ProviderCommand>;
+
+  constructor(private readonly options: ProcessRuntimeOptions = {}) {
+    this.providers = resolveProviders(options.providers);
+    const grace = options.killGraceSeconds ?? DEFAULT_KILL_GRACE_SECONDS;
+    if (!(grace >= 0)) throw new RangeError(`killGraceSeconds must be 0 or more (got ${grace})`);
+  }
+
+  /** The provider names this runtime can start. */
+  providerNames(): string[] {
+    return Object.keys(this.providers).sort();
+  }
+
+  async spawn(spec: SpawnSpec, io: RunIo): Promise<RunningAgent> {
+    const provider = this.providers[spec.provider.trim().toLowerCase()];
+    if (!provider) {
+      throw new AppError(422, 'unknown_provider', `no command template for provider "${spec.provider}"`, {
+        known: this.providerNames(),
+      });
+    }
+    await requireDirectory(spec.workspace);
+    const words = parseCommandTemplate(provider.command);
+    const gafferCommand = this.options.gafferCommand ?? defaultGafferCommand();
+    const server = mcpServerFor(gafferCommand, spec.agent.role);
+    const files = await writeRunFiles({
+      root: this.options.runRoot,
+      slug: spec.agent.slug,
+      prompt: spec.prompt,
+      mcpConfig: mcpConfigDocument(server),
+    });
+    try {
+      const values: PlaceholderValues = {
+        prompt: spec.prompt,
+        prompt_file: files.promptFile,
+        mcp_config: files.mcpConfigFile,
+        model: spec.model?.trim() ? spec.model.trim() : null,
+        workspace: spec.workspace,
+        run_dir: files.dir,
+        agent_slug: spec.agent.slug,
+        mcp_command: JSON.stringify(server?.command ?? ''),
+        mcp_args: JSON.stringify(server?.args ?? []),
+        mcp_env_vars: JSON.stringify(MCP_ENV_NAMES),
+      };
+      const env = agentEnvironment({
+        spec,
+        runId: io.runId,
+        serverEnv: this.options.serverEnv ?? process.env,
+        passEnv: [...(provider.passEnv ?? []), ...(this.options.passEnv ?? [])],
+        extra: renderEnv(provider.env ?? {}, values),
+      });
+      const startedAt = this.now();
+      const child = await startProcessGroup(renderArgv(words, values), { cwd: spec.workspace, env });
+      return new ProcessRun({
+        spec,
+        io,
+        child,
+        startedAt,
+        graceSeconds: this.options.killGraceSeconds ?? DEFAULT_KILL_GRACE_SECONDS,
+        now: () => this.now(),
+        cleanup: files.remove,
+        chunkChars: this.options.chunkChars,
+      });
+    } catch (error) {
+      await files.remove();
+      if (error instanceof ProcessStartError) {
+        throw new AppError(
+          503,
+          'agent_cli_unavailable',
+          error.message,
+          { provider: spec.provider, program: error.program },
+          `install ${error.program} on the server's PATH, or configure the ${spec.provider} command template`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+}
+
+async function requireDirectory(path: string): Promise<void> {
+  const found = await stat(path).catch(() => null);
+  if (!found?.isDirectory()) {
+    throw new AppError(409, 'workspace_missing', `the agent's workspace ${path} is not a directory`);
+  }
+}

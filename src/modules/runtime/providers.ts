@@ -1,0 +1,70 @@
+/**
+ * The agent CLIs the process runtime knows out of the box, as command templates (see
+ * command-template.ts for the placeholders), and how a configured template replaces or adds one.
+ *
+ * Each CLI gets the Gaffer MCP tool server (`gaffer agent-tools --role <route>`) its own way:
+ * Claude Code through `--mcp-config <file>`, Gemini CLI through a settings file named by
+ * GEMINI_CLI_SYSTEM_SETTINGS_PATH (the same `mcpServers` JSON), Codex through `-c` overrides (it
+ * reads no server file) with `env_vars` forwarding the GAFFER_* variables by name.
+ */
+import { parseCommandTemplate, TemplateError } from './command-template.js';
+
+export interface ProviderCommand {
+  /** The command line with placeholders. */
+  readonly command: string;
+  /** Extra environment for the CLI (values may hold placeholders). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Variables of the server's environment this CLI needs (its API keys, its config home). */
+  readonly passEnv?: readonly string[];
+}
+
+export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderCommand>> = {
+  claude: {
+    command:
+      'claude -p {prompt} --mcp-config {mcp_config} --strict-mcp-config ' +
+      '--allowedTools "mcp__gaffer Read Write Edit Bash Grep Glob TodoWrite" ' +
+      '--output-format stream-json --verbose --model {model}',
+    passEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'],
+  },
+  codex: {
+    command:
+      'codex exec --full-auto --skip-git-repo-check --cd {workspace} --model {model} ' +
+      '-c mcp_servers.gaffer.command={mcp_command} -c mcp_servers.gaffer.args={mcp_args} ' +
+      '-c mcp_servers.gaffer.env_vars={mcp_env_vars} {prompt}',
+    passEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+  },
+  gemini: {
+    command: 'gemini --prompt {prompt} --yolo --allowed-mcp-server-names gaffer --model {model}',
+    env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '{mcp_config}' },
+    passEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_APPLICATION_CREDENTIALS'],
+  },
+};
+
+/** A provider's command as configured: a bare template string, or a full definition. */
+export type ProviderSetting = string | ProviderCommand;
+
+/**
+ * The providers in force: the built-ins, each replaced by a configured one of the same name, plus
+ * configured new names (`custom`, …). A template string replacing a built-in keeps its extra
+ * environment and pass-through variables. Every template is checked now, so a bad one stops the
+ * start rather than the first spawn.
+ */
+export function resolveProviders(
+  configured: Readonly<Record<string, ProviderSetting>> = {},
+): Record<string, ProviderCommand> {
+  const providers: Record<string, ProviderCommand> = { ...BUILTIN_PROVIDERS };
+  for (const [name, setting] of Object.entries(configured)) {
+    const key = name.trim().toLowerCase();
+    if (!/^[a-z0-9][a-z0-9_-]*$/.test(key)) throw new TemplateError(`"${name}" is not a provider name`);
+    providers[key] =
+      typeof setting === 'string' ? { ...(BUILTIN_PROVIDERS[key] ?? {}), command: setting } : setting;
+  }
+  for (const [name, provider] of Object.entries(providers)) {
+    try {
+      parseCommandTemplate(provider.command);
+    } catch (error) {
+      throw new TemplateError(`provider ${name}: ${(error as Error).message}`);
+    }
+  }
+  return providers;
+}

@@ -1,0 +1,330 @@
+/**
+ * The runtime supervisor: the one place agent runs start and stop on this replica. At most one run
+ * per agent (spawning an agent that runs returns its run), every run recorded (run row, transcript)
+ * and its lifecycle published on the bus — AGENT_SPAWNED, output, then AGENT_STOPPED (ended by
+ * itself with 0, or stopped/killed on request) or AGENT_ERROR (failed, or could not start) — plus
+ * AGENT_WAITING / AGENT_RESUMED for runtimes and the dispatcher to report.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventBus } from '../../platform/bus/index.js';
+import type { Clock } from '../../platform/clock.js';
+import { isForeignKeyViolation } from '../../platform/db/errors.js';
+import { AppError } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import type {
+  AgentRuntime,
+  ExitInfo,
+  RunningAgent,
+  RuntimeKind,
+  SpawnSpec,
+  StopOptions,
+} from './contract.js';
+import { RunJournal } from './run-journal.js';
+import type { TranscriptStore } from './transcript-store.js';
+
+/** Default cap of one run's kept transcript: 1 MiB. */
+export const DEFAULT_MAX_TRANSCRIPT_BYTES = 1024 * 1024;
+
+export interface SupervisorLog {
+  warn(details: object, message: string): void;
+}
+
+export interface RuntimeSupervisorDeps {
+  bus: EventBus;
+  store: TranscriptStore;
+  clock: Clock;
+  maxTranscriptBytes?: number;
+  log?: SupervisorLog;
+}
+
+/** What the orchestrator lists about a running agent. */
+export interface RunningAgentInfo {
+  agentId: string;
+  agentSlug: string;
+  role: string;
+  team: string | null;
+  taskId: string | null;
+  runId: string;
+  runtime: RuntimeKind;
+  provider: string;
+  model: string | null;
+  pid: number | null;
+  startedAt: Date;
+  /** Set while the agent waits (for a reply, a human, a parked provider). */
+  waiting: { since: Date; detail: string | null } | null;
+}
+
+/** A run that has ended, for listeners (the dispatcher returning claims, respawn breakers). */
+export interface EndedRun {
+  agentId: string;
+  taskId: string | null;
+  runId: string;
+  runtime: RuntimeKind;
+  exit: ExitInfo;
+}
+
+export interface SpawnResult {
+  agent: RunningAgent;
+  /** True when the agent was already running: this is its existing run, nothing new started. */
+  alreadyRunning: boolean;
+}
+
+interface Entry {
+  spec: SpawnSpec;
+  running: RunningAgent;
+  journal: RunJournal;
+  waiting: RunningAgentInfo['waiting'];
+  ending: boolean;
+  settled: Promise<ExitInfo>;
+}
+
+/** Roles that are people or the server itself, never an agent process. */
+const NOT_SPAWNABLE = new Set(['ceo', 'system']);
+
+export class RuntimeSupervisor {
+  private readonly runtimes = new Map<RuntimeKind, AgentRuntime>();
+  private readonly live = new Map<string, Entry>();
+  private readonly starting = new Map<string, Promise<SpawnResult>>();
+  private readonly endListeners = new Set<(ended: EndedRun) => void>();
+  private closing = false;
+  log: SupervisorLog | undefined;
+
+  constructor(private readonly deps: RuntimeSupervisorDeps) {
+    this.log = deps.log;
+  }
+
+  /** Makes a runtime available (`process` at start; `scripted` when its module is built). */
+  register(runtime: AgentRuntime): void {
+    this.runtimes.set(runtime.kind, runtime);
+  }
+
+  hasRuntime(kind: RuntimeKind): boolean {
+    return this.runtimes.has(kind);
+  }
+
+  /**
+   * Starts a run of `spec.agent` on the `kind` runtime, or returns the agent's running one. Throws
+   * AppError: 422 unknown_runtime / not_spawnable / unknown_agent, 409 workspace_missing, 503
+   * agent_cli_unavailable or runtime_closing (a run that could not start is recorded and
+   * AGENT_ERROR published).
+   */
+  async spawn(kind: RuntimeKind, spec: SpawnSpec): Promise<SpawnResult> {
+    const agentId = spec.agent.id;
+    for (;;) {
+      const pending = this.starting.get(agentId);
+      if (pending) return { agent: (await pending).agent, alreadyRunning: true };
+      const entry = this.live.get(agentId);
+      if (!entry) break;
+      if (!entry.ending) return { agent: entry.running, alreadyRunning: true };
+      await entry.settled;
+    }
+    const started = this.start(kind, spec);
+    this.starting.set(agentId, started);
+    try {
+      return await started;
+    } finally {
+      this.starting.delete(agentId);
+    }
+  }
+
+  /** The agent's running run, if any. */
+  get(agentId: string): RunningAgent | null {
+    return this.live.get(agentId)?.running ?? null;
+  }
+
+  list(): RunningAgentInfo[] {
+    return [...this.live.values()].map(({ spec, running, waiting }) => ({
+      agentId: spec.agent.id,
+      agentSlug: spec.agent.slug,
+      role: spec.agent.role,
+      team: spec.agent.team,
+      taskId: spec.taskId,
+      runId: running.runId,
+      runtime: running.kind,
+      provider: spec.provider,
+      model: spec.model ?? null,
+      pid: running.pid ?? null,
+      startedAt: running.startedAt,
+      waiting,
+    }));
+  }
+
+  /** Resolves with how the agent's current run ended, once it is recorded; null when it is not running. */
+  whenEnded(agentId: string): Promise<ExitInfo> | null {
+    return this.live.get(agentId)?.settled ?? null;
+  }
+
+  /** Stops the agent's run and resolves once it is recorded; null when it was not running. */
+  async stop(agentId: string, options: StopOptions): Promise<ExitInfo | null> {
+    const entry = this.live.get(agentId);
+    if (!entry) return null;
+    await entry.running.stop(options).catch(() => undefined);
+    return entry.settled;
+  }
+
+  /** Stops every run of this replica (a kill pause, a shutdown). */
+  async stopAll(options: StopOptions): Promise<ExitInfo[]> {
+    const exits = await Promise.all([...this.live.keys()].map((agentId) => this.stop(agentId, options)));
+    return exits.filter((exit): exit is ExitInfo => exit !== null);
+  }
+
+  /** Shutdown: refuses new spawns, stops the running ones gracefully. */
+  async close(options: StopOptions = { graceful: true }): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.starting.values()]);
+    await this.stopAll(options);
+  }
+
+  /** Publishes AGENT_WAITING for a running agent; false when it is not running here. */
+  markWaiting(agentId: string, detail: string | null): boolean {
+    const entry = this.live.get(agentId);
+    if (!entry || entry.ending) return false;
+    entry.waiting = { since: this.deps.clock.now(), detail };
+    entry.journal.lifecycle('AGENT_WAITING', detail);
+    return true;
+  }
+
+  /** Publishes AGENT_RESUMED for a waiting (or running) agent; false when it is not running here. */
+  markResumed(agentId: string, detail: string | null): boolean {
+    const entry = this.live.get(agentId);
+    if (!entry || entry.ending) return false;
+    entry.waiting = null;
+    entry.journal.lifecycle('AGENT_RESUMED', detail);
+    return true;
+  }
+
+  /** Calls `listener` after each run ends and is recorded; returns the unsubscribe. */
+  onRunEnded(listener: (ended: EndedRun) => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  private async start(kind: RuntimeKind, spec: SpawnSpec): Promise<SpawnResult> {
+    if (this.closing) throw new AppError(503, 'runtime_closing', 'the server is shutting down');
+    const runtime = this.runtimes.get(kind);
+    if (!runtime) {
+      throw new AppError(422, 'unknown_runtime', `no "${kind}" runtime is available`, {
+        available: [...this.runtimes.keys()],
+      });
+    }
+    if (NOT_SPAWNABLE.has(spec.agent.role)) {
+      throw new AppError(422, 'not_spawnable', `a ${spec.agent.role} is not an agent Gaffer runs`);
+    }
+    if (!isUuid(spec.agent.id) || (spec.taskId !== null && !isUuid(spec.taskId))) {
+      throw new AppError(422, 'validation_failed', 'agent and task are named by their UUIDs');
+    }
+    const runId = randomUUID();
+    await this.deps.store
+      .createRun({
+        id: runId,
+        agentId: spec.agent.id,
+        taskId: spec.taskId,
+        runtime: kind,
+        provider: spec.provider,
+        model: spec.model ?? null,
+        startedAt: this.deps.clock.now(),
+      })
+      .catch((error) => {
+        if (isForeignKeyViolation(error)) {
+          throw new AppError(422, 'unknown_agent', 'the agent or the task of this spawn does not exist');
+        }
+        throw error;
+      });
+    const journal = new RunJournal(
+      {
+        bus: this.deps.bus,
+        store: this.deps.store,
+        clock: this.deps.clock,
+        maxTranscriptBytes: this.deps.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+        onError: (error, what) => this.warn(error, what, runId),
+      },
+      { runId, agentId: spec.agent.id, taskId: spec.taskId },
+    );
+    let running: RunningAgent;
+    try {
+      running = await runtime.spawn(spec, { runId, output: (stream, text) => journal.output(stream, text) });
+    } catch (error) {
+      const detail = `could not start: ${(error as Error).message}`;
+      journal.note(detail);
+      journal.open('AGENT_ERROR', detail);
+      await this.record(journal, runId, {
+        outcome: 'failed',
+        code: null,
+        signal: null,
+        detail,
+        endedAt: this.deps.clock.now(),
+      });
+      throw error;
+    }
+    await this.deps.store
+      .markStarted(runId, running.pid ?? null)
+      .catch((error) => this.warn(error, 'recording the pid', runId));
+    const pid = running.pid === undefined ? '' : `, pid ${running.pid}`;
+    journal.open('AGENT_SPAWNED', `${kind} runtime, provider ${spec.provider}${pid}`);
+    const entry: Entry = {
+      spec,
+      running,
+      journal,
+      waiting: null,
+      ending: false,
+      settled: undefined as never,
+    };
+    entry.settled = running.exited
+      .catch(
+        (error): ExitInfo => ({
+          outcome: 'failed',
+          code: null,
+          signal: null,
+          detail: `the runtime failed: ${(error as Error).message}`,
+          endedAt: this.deps.clock.now(),
+        }),
+      )
+      .then((exit) => this.finish(entry, exit));
+    this.live.set(spec.agent.id, entry);
+    return { agent: running, alreadyRunning: false };
+  }
+
+  private async finish(entry: Entry, exit: ExitInfo): Promise<ExitInfo> {
+    entry.ending = true;
+    const { journal, spec, running } = entry;
+    journal.note(exit.detail);
+    await this.record(journal, running.runId, exit);
+    journal.lifecycle(exit.outcome === 'failed' ? 'AGENT_ERROR' : 'AGENT_STOPPED', exit.detail);
+    await journal.settle();
+    if (this.live.get(spec.agent.id) === entry) this.live.delete(spec.agent.id);
+    const ended: EndedRun = {
+      agentId: spec.agent.id,
+      taskId: spec.taskId,
+      runId: running.runId,
+      runtime: running.kind,
+      exit,
+    };
+    for (const listener of this.endListeners) {
+      try {
+        listener(ended);
+      } catch (error) {
+        this.warn(error, 'a run-ended listener', running.runId);
+      }
+    }
+    return exit;
+  }
+
+  /** Stores the rest of the transcript, then the run's ending. */
+  private async record(journal: RunJournal, runId: string, exit: ExitInfo): Promise<void> {
+    await journal.settle();
+    await this.deps.store
+      .finishRun(runId, {
+        endedAt: exit.endedAt,
+        outcome: exit.outcome,
+        exitCode: exit.code,
+        signal: exit.signal,
+        detail: exit.detail,
+        ...journal.stats(),
+      })
+      .catch((error) => this.warn(error, 'recording the end of a run', runId));
+  }
+
+  private warn(error: unknown, what: string, runId: string): void {
+    this.log?.warn({ err: error, run_id: runId }, `agent runtime: ${what} failed`);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Merging a branch into the checked-out one: a squash (one new commit) or a merge commit
+ * (`--no-ff`). A conflict leaves the working tree as it was before and answers the conflicted
+ * files; a source already contained in the target answers `up_to_date`.
+ */
+import { commitStaged, hasStagedChanges } from './commit.js';
+import type { GitIdentity } from './env.js';
+import { GitError } from './errors.js';
+import { assertRef, type GitRepo, gitRaw, gitText } from './repo.js';
+
+export type MergeMethod = 'squash' | 'no-ff';
+
+export type MergeOutcome =
+  | { outcome: 'merged'; sha: string }
+  | { outcome: 'up_to_date'; sha: string }
+  | { outcome: 'conflict'; files: string[] };
+
+export interface MergeOptions {
+  /** The ref to merge into the current branch. */
+  source: string;
+  method: MergeMethod;
+  message: string;
+  identity: GitIdentity;
+}
+
+export async function mergeInto(repo: GitRepo, options: MergeOptions): Promise<MergeOutcome> {
+  const source = assertRef(options.source, 'merge source');
+  const args =
+    options.method === 'squash'
+      ? ['merge', '--squash', '--no-commit', '--no-verify', '--end-of-options', source]
+      : ['merge', '--no-ff', '--no-verify', '--no-edit', '-m', options.message, '--end-of-options', source];
+  const result = await gitRaw(repo, args, { identity: options.identity, okExitCodes: [1] });
+  if (result.exitCode === 1) {
+    const files = await conflictedFiles(repo);
+    await undoMerge(repo, options.method);
+    if (files.length === 0) {
+      throw new GitError(
+        'exit',
+        `git merge failed: ${result.stderr || 'no message'}`,
+        args,
+        1,
+        result.stderr,
+      );
+    }
+    return { outcome: 'conflict', files };
+  }
+  if (options.method === 'no-ff') {
+    const sha = await gitText(repo, ['rev-parse', 'HEAD']);
+    return /already up to date/i.test(result.stdout.toString('utf8'))
+      ? { outcome: 'up_to_date', sha }
+      : { outcome: 'merged', sha };
+  }
+  if (!(await hasStagedChanges(repo))) {
+    await undoMerge(repo, 'squash');
+    return { outcome: 'up_to_date', sha: await gitText(repo, ['rev-parse', 'HEAD']) };
+  }
+  const sha = await commitStaged(repo, { message: options.message, author: options.identity });
+  return { outcome: 'merged', sha };
+}
+
+async function conflictedFiles(repo: GitRepo): Promise<string[]> {
+  const out = await gitRaw(repo, ['diff', '--name-only', '--diff-filter=U', '-z', '--no-ext-diff']);
+  return out.stdout.toString('utf8').split('\0').filter(Boolean).sort();
+}
+
+/** Puts the working tree back as it was before the merge started. */
+async function undoMerge(repo: GitRepo, method: MergeMethod): Promise<void> {
+  if (method === 'no-ff') {
+    const aborted = await gitRaw(repo, ['merge', '--abort'], { okExitCodes: [128] });
+    if (aborted.exitCode === 0) return;
+  }
+  await gitRaw(repo, ['reset', '--hard', '--quiet', 'HEAD']);
+}
