@@ -17,6 +17,8 @@ import { AgentsService, seedDefaultCompany } from '../src/modules/agents/index.j
 import { ProjectsService } from '../src/modules/projects/index.js';
 import { type Actor, TasksService, tasks } from '../src/modules/tasks/index.js';
 import { insertAgents } from '../src/modules/tasks/test-fixtures.js';
+import { startEventBus } from '../src/platform/bus/index.js';
+import { openStores } from '../src/platform/cache/index.js';
 import { systemClock } from '../src/platform/clock.js';
 import { type Database, openDatabase, queryRows } from '../src/platform/db/client.js';
 import { AppError } from '../src/platform/http/errors.js';
@@ -130,8 +132,11 @@ async function seed(
     ids.push(...inserted.map((row) => row.id));
   }
   const agentsService = new AgentsService(db, systemClock);
+  // The service announces every claim on the bus, as in the app (in-process cache here).
+  const { cache } = await openStores({ database });
+  const bus = await startEventBus(cache, { now: () => systemClock.now() });
   const service = new TasksService(
-    { database, clock: systemClock },
+    { database, clock: systemClock, bus },
     { agents: agentsService, projects: new ProjectsService(db) },
   );
   return { service, claimers, ids };

@@ -355,6 +355,44 @@ export const settings = {
     100,
     'Re-escalations of one unacked notification before it is left as permanently unacked.',
   ),
+  // ── Dispatcher ──────────────────────────────────────────────────────────────────────────
+  dispatchEnabled: bool(
+    'GAFFER_DISPATCH_ENABLED',
+    true,
+    'Run the dispatcher (routes ready tasks to idle agents and spawns them). The stale-claim reaper and the budget sweep run regardless.',
+  ),
+  dispatchIntervalSeconds: int(
+    'GAFFER_DISPATCH_INTERVAL_SECONDS',
+    30,
+    1,
+    3600,
+    'Seconds between dispatcher passes; it also wakes on every task change.',
+  ),
+  staleClaimSeconds: int(
+    'GAFFER_STALE_CLAIM_SECONDS',
+    600,
+    60,
+    86_400,
+    'A claim without a heartbeat for this long is stale: the reaper releases it to pending (owner kept).',
+  ),
+  dispatchRespawnLimit: int(
+    'GAFFER_DISPATCH_RESPAWN_LIMIT',
+    3,
+    1,
+    100,
+    'Spawns of one task without progress after which it is marked stalled and the CEO notified.',
+  ),
+  agentRuntime: oneOf(
+    'GAFFER_AGENT_RUNTIME',
+    'process',
+    ['process', 'scripted'] as const,
+    'How the dispatcher runs agents: `process` (an agent CLI) or `scripted` (built-in simulated agents).',
+  ),
+  agentProvider: str(
+    'GAFFER_AGENT_PROVIDER',
+    'claude',
+    'Agent CLI the process runtime starts: `claude`, `codex`, `gemini` or `custom` (GAFFER_AGENT_COMMAND_CUSTOM).',
+  ),
   // ── Agent runtime ───────────────────────────────────────────────────────────────────────
   killGraceSeconds: int(
     'GAFFER_KILL_GRACE_SECONDS',

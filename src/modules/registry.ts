@@ -10,6 +10,7 @@ import { type AgentsModule, createAgentsModule } from './agents/index.js';
 import { type BoardProgramsModule, createBoardProgramsModule } from './board-programs/index.js';
 import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
+import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
@@ -22,6 +23,7 @@ import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
 import { createTasksModule, type TasksModule } from './tasks/index.js';
+import { createUsageModule, type UsageModule } from './usage/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
 
@@ -44,6 +46,8 @@ export interface Modules {
   workspaces: WorkspacesModule;
   runtime: RuntimeModule;
   gateway: GatewayModule;
+  usage: UsageModule;
+  dispatch: DispatchModule;
 }
 
 /** What every module may be handed besides the platform: built before the domain modules. */
@@ -96,6 +100,18 @@ export async function createModules(platform: Platform, foundations: Foundations
     findings,
     git: workspacesGit(workspaces.service, projects.service),
   });
+  const usage = createUsageModule(platform);
+  const dispatch = createDispatchModule(platform, {
+    scheduler,
+    maintenance,
+    agents,
+    tasks,
+    projects,
+    notifications,
+    runtime,
+    workspaces,
+    usage,
+  });
   return {
     agents,
     projects,
@@ -115,6 +131,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     workspaces,
     runtime,
     gateway,
+    usage,
+    dispatch,
   };
 }
 

@@ -29,12 +29,7 @@ export async function startTestApp(
   const platform = await stores.platform({ config: options.config, clock: options.clock });
   const gaffer = await buildApp(platform, { logger: false });
   await gaffer.app.ready();
-  const headersFor = (id: string, role: string, team = '') => ({
-    'x-agent-id': id,
-    'x-agent-role': role,
-    ...(team ? { 'x-agent-team': team } : {}),
-    'x-agent-token': staticToken(platform.secret, { id, role, team }),
-  });
+  const headersFor = identityHeaders(platform.secret);
   return {
     ...gaffer,
     platform,
@@ -47,6 +42,16 @@ export async function startTestApp(
       if (ownsStores) await stores.dispose();
     },
   };
+}
+
+/** Headers that authenticate as an identity (X-Agent-* and its static token), for a platform secret. */
+export function identityHeaders(secret: string) {
+  return (id: string, role: string, team = ''): Record<string, string> => ({
+    'x-agent-id': id,
+    'x-agent-role': role,
+    ...(team ? { 'x-agent-team': team } : {}),
+    'x-agent-token': staticToken(secret, { id, role, team }),
+  });
 }
 
 export function json<T = Record<string, unknown>>(response: LightMyRequestResponse): T {

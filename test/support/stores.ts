@@ -63,6 +63,8 @@ export async function createTestStores(): Promise<TestStores> {
         redisUrl: testRedisUrl,
         databasePoolSize: 5,
         logLevel: 'silent',
+        // Suites drive tasks by hand; the dispatch suites switch the dispatcher on.
+        dispatchEnabled: false,
         ...options.config,
       });
       const database = await openDatabase({

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { identityHeaders } from '../../../test/support/app.js';
 import { createTestStores, type TestPlatform, type TestStores } from '../../../test/support/stores.js';
 import { buildApp, type Gaffer } from '../../app.js';
 import type { BusEvent } from '../../platform/bus/index.js';
@@ -59,12 +60,7 @@ export async function startRuntimeApp(options: RuntimeModuleOptions = {}): Promi
     events,
     workspace,
     ceoHeaders: { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) },
-    headersFor: (id, role, team = '') => ({
-      'x-agent-id': id,
-      'x-agent-role': role,
-      ...(team ? { 'x-agent-team': team } : {}),
-      'x-agent-token': staticToken(platform.secret, { id, role, team }),
-    }),
+    headersFor: identityHeaders(platform.secret),
     specFor(slug, overrides = {}) {
       const member = rosterMember(slug);
       return {

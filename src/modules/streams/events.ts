@@ -5,6 +5,11 @@
  */
 declare module '../../platform/bus/types.js' {
   interface EventMap {
+    /**
+     * A task was opened or changed (claim, transition, edit, reassignment...), published after the
+     * change committed. Internal: it wakes the dispatcher; the streams do not carry it.
+     */
+    TASK_CHANGED: { task_id: string; status: string; assigned_to: string | null; change: string };
     /** A provider hit a rate limit or overload and was parked (/ws/system, amber banner). */
     RATE_LIMIT_HIT: { provider: string; affected_agents: string[]; retry_after_seconds: number | null };
     /** A parked provider recovered; queued work resumes (/ws/system). */

@@ -39,8 +39,10 @@ export interface TasksServiceDeps {
 
 export class TasksService {
   private readonly ctx: TaskContext;
+  private readonly bus: Platform['bus'];
 
-  constructor(platform: Pick<Platform, 'database' | 'clock'>, deps: TasksServiceDeps) {
+  constructor(platform: Pick<Platform, 'database' | 'clock' | 'bus'>, deps: TasksServiceDeps) {
+    this.bus = platform.bus;
     this.ctx = {
       db: platform.database.db,
       clock: platform.clock,
@@ -57,6 +59,7 @@ export class TasksService {
   /** Opens a task (422 with field details when the declaration or a reference is wrong). */
   async create(input: CreateTaskInput, actor: Actor): Promise<TaskView> {
     const { row, cellProjects } = await createTask(this.ctx, input, actor);
+    await this.changed(row, 'created');
     return toTaskView(row, cellProjects);
   }
 
@@ -84,7 +87,7 @@ export class TasksService {
 
   /** Atomic claim: exactly one of any number of concurrent claimers wins; the others get 409 `already_claimed`. */
   async claim(id: string, actor: Actor): Promise<TaskView> {
-    return this.view(await claimTask(this.ctx, id, actor));
+    return this.view(await claimTask(this.ctx, id, actor), 'claim');
   }
 
   /**
@@ -98,22 +101,25 @@ export class TasksService {
     actor: Actor,
     input: TransitionInput = {},
   ): Promise<TaskView> {
-    return this.view(await performTransition(this.ctx, id, action, actor, input));
+    return this.view(
+      await performTransition(this.ctx, id, action, actor, input),
+      typeof action === 'string' ? action : 'transition',
+    );
   }
 
   /** PATCH: field edits in the caller's scope, and the CEO's audited status override. */
   async update(id: string, input: UpdateTaskInput, actor: Actor): Promise<TaskView> {
-    return this.view(await updateTask(this.ctx, id, input, actor));
+    return this.view(await updateTask(this.ctx, id, input, actor), 'update');
   }
 
   /** Hands an awaiting_pm_review task to its reviewing PM as owner and claimant. */
   async assignReviewPm(id: string, actor: Actor): Promise<TaskView> {
-    return this.view(await assignReviewPm(this.ctx, id, actor));
+    return this.view(await assignReviewPm(this.ctx, id, actor), 'assign_review_pm');
   }
 
   /** The CEO confirms a pending task and hands it to the main PM. */
   async approveAndStart(id: string, notes: string, actor: Actor): Promise<TaskView> {
-    return this.view(await approveAndStart(this.ctx, id, notes, actor));
+    return this.view(await approveAndStart(this.ctx, id, notes, actor), 'approve_and_start');
   }
 
   /**
@@ -126,12 +132,12 @@ export class TasksService {
     actor: Actor,
     audit: { action: string; data?: Record<string, unknown> },
   ): Promise<TaskView> {
-    return this.view(await recordWorkFacts(this.ctx, id, facts, actor, audit));
+    return this.view(await recordWorkFacts(this.ctx, id, facts, actor, audit), audit.action);
   }
 
   /** Hands a claimed, in-progress, verifying or paused task to another agent (owner and claimant). */
   async reassign(id: string, toAgentId: string, actor: Actor): Promise<TaskView> {
-    return this.view(await reassignTask(this.ctx, id, toAgentId, actor));
+    return this.view(await reassignTask(this.ctx, id, toAgentId, actor), 'reassign');
   }
 
   /** Refreshes the claim heartbeat if `agentId` holds the claim (false otherwise). */
@@ -139,8 +145,16 @@ export class TasksService {
     return touchHeartbeat(this.ctx, id, agentId);
   }
 
-  private async view(row: TaskRow): Promise<TaskView> {
+  /** The view of a row just changed, after announcing the change (`change` names it). */
+  private async view(row: TaskRow, change: string): Promise<TaskView> {
+    await this.changed(row, change);
     return (await viewsOf(this.ctx.db, [row]))[0]!;
+  }
+
+  /** Publishes TASK_CHANGED; the change is committed either way, so a bus failure is not the caller's. */
+  private async changed(row: TaskRow, change: string): Promise<void> {
+    const event = { task_id: row.id, status: row.status, assigned_to: row.assignedTo, change };
+    await this.bus.publish('TASK_CHANGED', event).catch(() => undefined);
   }
 }
 

@@ -1,0 +1,150 @@
+/**
+ * The respawn breaker. Progress on a task is a new audit row written by someone other than the
+ * system (a transition, a commit, a plan, a note) or a newer claim heartbeat; the dispatcher's own
+ * moves (assigning, releasing, marking stalled) never count. A task that makes no progress across
+ * `limit` spawns in a row is given up on — stalled — and gets no further spawn until it progresses
+ * (someone moves it, or the CEO spawns an agent on it by hand and it works). The verdict is pure;
+ * the tracker keeps the counts in `dispatch_task_spawns`.
+ */
+import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { tasks } from '../tasks/index.js';
+import { dispatchTaskSpawns } from './schema.js';
+
+/** What counts as progress on a task. */
+export interface ProgressMarks {
+  /** Id of the newest audit row not written by the system. */
+  lastEventId: number | null;
+  lastHeartbeatAt: Date | null;
+}
+
+/** The tracker's row for a task, as the candidate query reads it. */
+export interface BreakerRow {
+  spawns: number;
+  seen: ProgressMarks;
+  stalledAt: Date | null;
+}
+
+export type BreakerVerdict =
+  /** Spawn; `spawns` is the run of spawns without progress this one makes. */
+  | { readonly action: 'spawn'; readonly spawns: number; readonly unstall: boolean }
+  /** `limit` spawns made no progress: give the task up now. */
+  | { readonly action: 'trip'; readonly spawns: number }
+  /** Given up on earlier and still no progress. */
+  | { readonly action: 'stalled' };
+
+export function madeProgress(seen: ProgressMarks, now: ProgressMarks): boolean {
+  if ((now.lastEventId ?? 0) > (seen.lastEventId ?? 0)) return true;
+  return (
+    now.lastHeartbeatAt !== null &&
+    (seen.lastHeartbeatAt === null || now.lastHeartbeatAt > seen.lastHeartbeatAt)
+  );
+}
+
+export function breakerVerdict(row: BreakerRow | null, now: ProgressMarks, limit: number): BreakerVerdict {
+  if (!row) return { action: 'spawn', spawns: 1, unstall: false };
+  const progressed = madeProgress(row.seen, now);
+  if (row.stalledAt)
+    return progressed ? { action: 'spawn', spawns: 1, unstall: true } : { action: 'stalled' };
+  if (progressed) return { action: 'spawn', spawns: 1, unstall: false };
+  if (row.spawns >= limit) return { action: 'trip', spawns: row.spawns };
+  return { action: 'spawn', spawns: row.spawns + 1, unstall: false };
+}
+
+/**
+ * SQL for the id of a task's newest audit row (task_events) not written by the system (null when
+ * none), in a query over "tasks" (named in full: drizzle leaves columns unqualified in one-table selects).
+ */
+export const lastProgressEventId = sql<number | null>`(
+  select max(e.id) from task_events e where e.task_id = "tasks"."id" and e.actor_role <> 'system'
+)`.mapWith((value) => (value === null ? null : Number(value)));
+
+export interface StalledTask {
+  taskId: string;
+  agentId: string | null;
+  spawns: number;
+  stalledAt: Date;
+  reason: string | null;
+}
+
+/** The breaker's counts, per task, in the database (shared by every replica). */
+export class RespawnTracker {
+  constructor(private readonly db: Db) {}
+
+  /** The task's progress marks now. */
+  async marksOf(taskId: string): Promise<ProgressMarks> {
+    const [row] = await this.db
+      .select({ lastEventId: lastProgressEventId, lastHeartbeatAt: tasks.lastHeartbeatAt })
+      .from(tasks)
+      .where(eq(tasks.id, taskId))
+      .limit(1);
+    return row ?? { lastEventId: null, lastHeartbeatAt: null };
+  }
+
+  async recordSpawn(taskId: string, agentId: string, spawns: number, marks: ProgressMarks, at: Date) {
+    const values = {
+      agentId,
+      spawns,
+      lastEventId: marks.lastEventId,
+      heartbeatAt: marks.lastHeartbeatAt,
+      lastSpawnAt: at,
+      stalledAt: null,
+      stalledReason: null,
+    };
+    await this.db
+      .insert(dispatchTaskSpawns)
+      .values({ taskId, ...values })
+      .onConflictDoUpdate({ target: dispatchTaskSpawns.taskId, set: values });
+  }
+
+  /** Marks the task stalled with the marks seen now (so only later progress un-stalls it). */
+  async trip(taskId: string, reason: string, marks: ProgressMarks, at: Date): Promise<void> {
+    await this.db
+      .update(dispatchTaskSpawns)
+      .set({
+        stalledAt: at,
+        stalledReason: reason,
+        lastEventId: marks.lastEventId,
+        heartbeatAt: marks.lastHeartbeatAt,
+      })
+      .where(eq(dispatchTaskSpawns.taskId, taskId));
+  }
+
+  /** Clears the stall after progress; the count starts again. */
+  async unstall(taskId: string, marks: ProgressMarks): Promise<void> {
+    await this.db
+      .update(dispatchTaskSpawns)
+      .set({
+        stalledAt: null,
+        stalledReason: null,
+        spawns: 0,
+        lastEventId: marks.lastEventId,
+        heartbeatAt: marks.lastHeartbeatAt,
+      })
+      .where(eq(dispatchTaskSpawns.taskId, taskId));
+  }
+
+  /** Stalled tasks that are still open, oldest stall first. */
+  async stalled(limit = 100): Promise<StalledTask[]> {
+    const rows = await this.db
+      .select({
+        taskId: dispatchTaskSpawns.taskId,
+        agentId: dispatchTaskSpawns.agentId,
+        spawns: dispatchTaskSpawns.spawns,
+        stalledAt: dispatchTaskSpawns.stalledAt,
+        reason: dispatchTaskSpawns.stalledReason,
+      })
+      .from(dispatchTaskSpawns)
+      .innerJoin(tasks, eq(tasks.id, dispatchTaskSpawns.taskId))
+      .where(
+        and(
+          isNotNull(dispatchTaskSpawns.stalledAt),
+          ne(tasks.status, 'completed'),
+          ne(tasks.status, 'cancelled'),
+        ),
+      )
+      .orderBy(dispatchTaskSpawns.stalledAt)
+      .limit(limit);
+    return rows.map((row) => ({ ...row, stalledAt: row.stalledAt! }));
+  }
+}

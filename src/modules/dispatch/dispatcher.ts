@@ -1,0 +1,184 @@
+/**
+ * The dispatcher: the `dispatch.tick` scheduler loop (held by the `dispatch` pause scope) that
+ * runs a dispatch pass on its interval and whenever it is woken — by a task transition, an agent
+ * run ending, or the scope resuming. Wakes coalesce: at most one run-now is in flight; a wake that
+ * arrives during a pass asks for exactly one more, run once the pass (and its lease) is over. A
+ * wake that keeps finding another replica's pass under way is dropped after a moment: every replica
+ * hears the same events, so that replica asks for its own next pass. Also keeps this replica's bookkeeping: the last pass, the counts, the agents the CEO
+ * stopped (left alone for a while) and the agents whose spawn failed (backed off).
+ */
+import type { Clock } from '../../platform/clock.js';
+import type { Hold, PassOutcome, Scheduler } from '../../platform/scheduler/index.js';
+import { dispatchPass, type PassDeps, type PassSummary } from './pass.js';
+
+export const DISPATCH_LOOP = 'dispatch.tick';
+/** How often, and how far apart, a wake retries a run-now that found the loop busy. */
+const BUSY_RETRIES = 40;
+const BUSY_RETRY_MS = 25;
+/** The longest a failing agent is backed off. */
+const MAX_BACKOFF_MS = 15 * 60_000;
+
+export interface DispatcherDeps {
+  scheduler: Scheduler;
+  clock: Clock;
+  hold: () => Promise<Hold | null>;
+  tickIntervalSeconds: number;
+  manualStopHoldSeconds: number;
+  /** The pass's dependencies, less what the dispatcher supplies itself. */
+  pass: Omit<PassDeps, 'isUnavailable' | 'spawnFailed' | 'spawnSucceeded'>;
+}
+
+export interface DispatcherState {
+  wakes: number;
+  passes: number;
+  lastPass: PassSummary | null;
+  held: Hold | null;
+  heldAgents: { agentId: string; until: Date; why: 'stopped_by_ceo' | 'spawn_failed' }[];
+}
+
+export class Dispatcher {
+  #wakes = 0;
+  #passes = 0;
+  #lastPass: PassSummary | null = null;
+  #wanted = false;
+  #pumping: Promise<void> | null = null;
+  #closed = false;
+  #current: Promise<unknown> | null = null;
+  readonly #stoppedByCeo = new Map<string, Date>();
+  readonly #backoff = new Map<string, { until: Date; failures: number }>();
+
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  /** Registers the loop (its first pass one interval after start; wakes run sooner). */
+  register(): void {
+    this.deps.scheduler.register({
+      name: DISPATCH_LOOP,
+      intervalMs: this.deps.tickIntervalSeconds * 1000,
+      tags: ['dispatch'],
+      hold: this.deps.hold,
+      run: (signal) => this.pass(signal),
+    });
+  }
+
+  /** Asks for a pass soon; coalesced with the passes already asked for. */
+  wake(): void {
+    if (this.#closed) return;
+    this.#wakes += 1;
+    this.#wanted = true;
+    if (!this.#pumping) this.#pumping = this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    try {
+      while (this.#wanted && !this.#closed) {
+        await this.#runNowWhenFree();
+      }
+    } finally {
+      this.#pumping = null;
+    }
+  }
+
+  /** Wakes so far on this replica. */
+  get wakeCount(): number {
+    return this.#wakes;
+  }
+
+  /** Resolves once no wake is being served and no pass runs on this replica. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const busy = this.#pumping ?? this.#current;
+      if (!busy) return;
+      await busy.catch(() => undefined);
+    }
+  }
+
+  /**
+   * A run-now; while the loop is busy, tried again shortly — after this replica's own pass ends
+   * (its lease is released just after), or for a moment when another replica's pass holds it.
+   */
+  async #runNowWhenFree(): Promise<PassOutcome> {
+    let outcome: PassOutcome = { status: 'busy' };
+    for (let attempt = 0; attempt <= BUSY_RETRIES && !this.#closed; attempt++) {
+      if (attempt > 0) {
+        await this.#current?.catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      }
+      this.#wanted = false;
+      outcome = await this.deps.scheduler.runNow(DISPATCH_LOOP);
+      if (outcome.status !== 'busy') return outcome;
+    }
+    return outcome;
+  }
+
+  /** One pass: the loop's `run`. */
+  async pass(signal: AbortSignal): Promise<void> {
+    const running = dispatchPass(
+      {
+        ...this.deps.pass,
+        isUnavailable: (agentId) => this.isUnavailable(agentId),
+        spawnFailed: (agentId) => this.#spawnFailed(agentId),
+        spawnSucceeded: (agentId) => this.#backoff.delete(agentId),
+      },
+      signal,
+    );
+    this.#current = running;
+    try {
+      this.#lastPass = await running;
+    } finally {
+      this.#passes += 1;
+      this.#current = null;
+    }
+  }
+
+  /** Resolves once the pass in flight on this replica (if any) has ended. */
+  async settled(): Promise<void> {
+    await this.#current?.catch(() => undefined);
+  }
+
+  /** The CEO stopped the agent: leave it alone for the hold period (or until spawned by hand). */
+  holdStoppedAgent(agentId: string): void {
+    const until = new Date(this.deps.clock.now().getTime() + this.deps.manualStopHoldSeconds * 1000);
+    this.#stoppedByCeo.set(agentId, until);
+  }
+
+  releaseAgent(agentId: string): void {
+    this.#stoppedByCeo.delete(agentId);
+    this.#backoff.delete(agentId);
+  }
+
+  isUnavailable(agentId: string): boolean {
+    const now = this.deps.clock.now();
+    const held = this.#stoppedByCeo.get(agentId);
+    if (held && held > now) return true;
+    const backoff = this.#backoff.get(agentId);
+    return !!backoff && backoff.until > now;
+  }
+
+  #spawnFailed(agentId: string): void {
+    const failures = (this.#backoff.get(agentId)?.failures ?? 0) + 1;
+    const delay = Math.min(this.deps.tickIntervalSeconds * 1000 * 2 ** (failures - 1), MAX_BACKOFF_MS);
+    this.#backoff.set(agentId, { until: new Date(this.deps.clock.now().getTime() + delay), failures });
+  }
+
+  async state(): Promise<DispatcherState> {
+    const now = this.deps.clock.now();
+    const heldAgents: DispatcherState['heldAgents'] = [];
+    for (const [agentId, until] of this.#stoppedByCeo) {
+      if (until > now) heldAgents.push({ agentId, until, why: 'stopped_by_ceo' });
+    }
+    for (const [agentId, { until }] of this.#backoff) {
+      if (until > now) heldAgents.push({ agentId, until, why: 'spawn_failed' });
+    }
+    return {
+      wakes: this.#wakes,
+      passes: this.#passes,
+      lastPass: this.#lastPass,
+      held: await this.deps.hold().catch((error: Error) => ({ reason: error.message, interrupt: false })),
+      heldAgents,
+    };
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+}

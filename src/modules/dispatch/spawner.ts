@@ -1,0 +1,98 @@
+/**
+ * Starts one agent run for the dispatcher and the orchestrator routes: the task's worktree as the
+ * working directory (prepared by the workspaces module; a scratch directory of the agent's own for
+ * work without a repository), an expiring token for the agent, the configured provider and
+ * runtime, through the runtime supervisor (which returns the run of an agent already running).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/client.js';
+import { expiringToken } from '../../platform/http/auth/index.js';
+import type { ProjectsService } from '../projects/index.js';
+import type { RuntimeKind, RuntimeSupervisor, SpawnResult } from '../runtime/index.js';
+import { type TaskRow, tasks } from '../tasks/index.js';
+import type { WorkspacesService } from '../workspaces/index.js';
+import type { DispatchAgent } from './routing.js';
+
+export interface SpawnSettings {
+  runtime: RuntimeKind;
+  provider: string;
+  gatewayUrl: string;
+  tokenTtlSeconds: number;
+  /** Where agents without a repository to work in get a directory of their own. */
+  scratchRoot: string;
+}
+
+export interface AgentSpawnerDeps {
+  db: Db;
+  clock: Clock;
+  secret: string;
+  supervisor: RuntimeSupervisor;
+  workspaces: Pick<WorkspacesService, 'prepareTaskWorkspace'>;
+  projects: Pick<ProjectsService, 'find'>;
+  settings: SpawnSettings;
+}
+
+export class AgentSpawner {
+  constructor(private readonly deps: AgentSpawnerDeps) {}
+
+  get settings(): SpawnSettings {
+    return this.deps.settings;
+  }
+
+  /** The task row a spawn works on; null when there is none. */
+  async task(taskId: string): Promise<TaskRow | null> {
+    const [row] = await this.deps.db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+    return row ?? null;
+  }
+
+  /** The agent's working directory for `task`: its worktree of the task, else its scratch directory. */
+  async workspaceFor(agent: DispatchAgent, task: TaskRow | null, signal?: AbortSignal): Promise<string> {
+    if (task?.projectId) {
+      const project = await this.deps.projects.find(task.projectId);
+      if (project) {
+        const prepared = await this.deps.workspaces.prepareTaskWorkspace({
+          task,
+          project,
+          agent: { slug: agent.slug, role: agent.role, team: agent.team },
+          signal,
+        });
+        return prepared.path;
+      }
+    }
+    const dir = join(this.deps.settings.scratchRoot, agent.slug);
+    await mkdir(dir, { recursive: true });
+    return dir;
+  }
+
+  /** Starts the agent on `task` with `prompt` (or returns its running run). */
+  async spawn(
+    agent: DispatchAgent,
+    task: TaskRow | null,
+    prompt: string,
+    signal?: AbortSignal,
+  ): Promise<SpawnResult> {
+    const running = this.deps.supervisor.get(agent.id);
+    if (running) return { agent: running, alreadyRunning: true };
+    const { settings, clock, secret } = this.deps;
+    const workspace = await this.workspaceFor(agent, task, signal);
+    const token = expiringToken(
+      secret,
+      { id: agent.id, role: agent.role, team: agent.team ?? '' },
+      settings.tokenTtlSeconds,
+      clock.now(),
+    );
+    return this.deps.supervisor.spawn(settings.runtime, {
+      agent: { id: agent.id, slug: agent.slug, role: agent.role, team: agent.team },
+      taskId: task?.id ?? null,
+      workspace,
+      prompt,
+      model: agent.model ?? null,
+      provider: settings.provider,
+      gatewayUrl: settings.gatewayUrl,
+      token,
+    });
+  }
+}
