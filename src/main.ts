@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { runAgentTools } from './agent-tools/command.js';
 import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
+import { runDemo } from './demo/demo.js';
 import { rosterTokenSubject } from './modules/agents/index.js';
 import { openDatabase } from './platform/db/client.js';
 import {
@@ -23,6 +24,8 @@ import { startServer } from './server.js';
 const USAGE = `usage: gaffer <command>
 
   start                         run the service (prints the panel login URL)
+  demo                          run the service with the built-in scripted agents (a simulation)
+                                working a sample task on a sample project
   migrate                       apply database migrations and exit
   token ceo                     print the CEO's static token (for the panel or integrations)
   token <slug> [--ttl SECONDS]  print the token of a roster agent, signed over its UUID, role and
@@ -38,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'start':
       return start(loadConfig());
+    case 'demo':
+      return runDemo(loadConfig());
     case 'migrate': {
       const config = loadConfig();
       const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });

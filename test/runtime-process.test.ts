@@ -346,7 +346,9 @@ describe('the process runtime', () => {
     await expect(
       supervisor().spawn('process', { ...spec, provider: 'report', workspace: join(runRoot, 'gone') }),
     ).rejects.toMatchObject({ statusCode: 409, code: 'workspace_missing' });
-    await expect(supervisor().spawn('scripted', { ...spec, provider: 'report' })).rejects.toMatchObject({
+    await expect(
+      supervisor().spawn('docker' as never, { ...spec, provider: 'report' }),
+    ).rejects.toMatchObject({
       statusCode: 422,
       code: 'unknown_runtime',
     });

@@ -104,7 +104,10 @@ export function resolveDispatchOptions(
     rootGateReviewer: options.rootGateReviewer ?? d.rootGateReviewer,
     spawn: {
       runtime: options.runtime ?? config.agentRuntime,
-      provider: options.provider ?? config.agentProvider,
+      // The built-in simulated agents are their own provider; only agent CLIs have a choice.
+      provider:
+        options.provider ??
+        ((options.runtime ?? config.agentRuntime) === 'scripted' ? 'scripted' : config.agentProvider),
       gatewayUrl: options.gatewayUrl ?? baseUrl(config),
       tokenTtlSeconds: positive('tokenTtlSeconds', options.tokenTtlSeconds ?? config.agentTokenTtlSeconds),
       scratchRoot: join(config.dataDir, 'dispatch', 'scratch'),

@@ -8,6 +8,7 @@ import type { Platform } from '../../platform/context.js';
 import type { RuntimeDeps } from '../registry.js';
 import { ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
+import { ScriptedRuntime } from './scripted/index.js';
 import { RuntimeSupervisor } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
 import { pruneTranscripts, TranscriptStore } from './transcript-store.js';
@@ -93,6 +94,7 @@ export function createRuntimeModule(
     ...options.process,
   });
   supervisor.register(processRuntime);
+  supervisor.register(new ScriptedRuntime({ now: () => platform.clock.now() }));
   const transcripts = new TranscriptService(store, deps.agents.service);
   const prune = (retentionDays: number) => pruneTranscripts(db, { now: platform.clock.now(), retentionDays });
   deps.scheduler.register({

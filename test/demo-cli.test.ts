@@ -1,0 +1,88 @@
+/**
+ * `gaffer demo` as a person runs it: a real process on a temp data directory and port 0. It prints
+ * the login URL, has registered the sample project and created the sample task for the main PM,
+ * and the scripted company carries that task to the CEO's desk; SIGTERM stops it cleanly.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+
+afterEach(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, limitMs: number): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('gaffer demo', () => {
+  it('starts the scripted company on a sample project and task that reaches the CEO', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'gaffer-demo-'));
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GAFFER_')));
+    const env = { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '0', GAFFER_LOG_LEVEL: 'warn' };
+    child = spawn('node', ['--import', 'tsx', MAIN, 'demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const login = await until(
+      'the login URL',
+      async () => /Open the panel: (\S+)/.exec(output)?.[1],
+      60_000,
+    ).catch((error) => {
+      throw new Error(`${error.message}; output:\n${output}`);
+    });
+    expect(output).toContain('SCRIPTED');
+    const url = new URL(login);
+    const token = new URLSearchParams(url.hash.slice(1)).get('token')!;
+    const get = async (path: string) => {
+      const response = await fetch(`${url.origin}${path}`, { headers: { 'x-agent-token': token } });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+
+    expect(existsSync(join(dataDir, 'demo', 'sample-shop.git', 'HEAD'))).toBe(true);
+    const project = await get('/api/projects/sample-shop');
+    expect(project.status).toBe(200);
+    expect(project.json).toMatchObject({ slug: 'sample-shop', git_provider: 'local' });
+    const taskId = /Sample task: .* \(([0-9a-f-]{36})\)/.exec(output)?.[1];
+    expect(taskId).toBeTruthy();
+    const task = await get(`/api/tasks/${taskId}`);
+    expect(task.json).toMatchObject({
+      project_id: project.json.id,
+      title: 'Health endpoint for the sample shop',
+      created_by: '00000000-0000-0000-0000-000000000001',
+    });
+
+    await until(
+      'the sample task to await the CEO',
+      async () =>
+        (await get(`/api/tasks/${taskId}`)).json.status === 'awaiting_ceo_approval' ? true : undefined,
+      120_000,
+    );
+
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }, 200_000);
+});

@@ -1,0 +1,198 @@
+/**
+ * End to end with the scripted company: the real app listening on a real port, the dispatcher on
+ * with the `scripted` runtime, a bare repository on disk as the project's remote (local forge).
+ * The CEO creates one task for the main PM; from there only the dispatcher and the scripted agents
+ * act — every step through the real gateway over HTTP — planning, delegating to the backend cell,
+ * developing, QA (a "[fail]" title costs one revision), documenting, the PR gate, merging up the
+ * chain — until the root awaits the CEO, whose approve-and-merge puts the work on `main`.
+ */
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type Gaffer } from '../src/app.js';
+import { projects } from '../src/modules/projects/index.js';
+import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
+import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
+import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
+import { staticToken } from '../src/platform/http/auth/tokens.js';
+import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
+
+const dirs = tempDirs('gaffer-e2e-scripted-');
+let stores: TestStores;
+let platform: TestPlatform;
+let gaffer: Gaffer;
+let base: string;
+let ceo: Record<string, string>;
+let remote: string;
+let projectId: string;
+let git: GitRunner;
+
+/** A port free right now (the gateway URL the dispatcher hands agents is fixed at build time). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+beforeAll(async () => {
+  git = new GitRunner({ home: join(dirs.make(), 'home') });
+  remote = await seedBareRemote(git, join(dirs.make(), 'origin.git'), [
+    { message: 'Initial commit', files: { 'README.md': '# Shop\n', 'src/server.ts': 'export {};\n' } },
+  ]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  stores = await createTestStores();
+  platform = await stores.platform({
+    config: {
+      host: '127.0.0.1',
+      port,
+      publicUrl: base,
+      dispatchEnabled: true,
+      dispatchIntervalSeconds: 1,
+      agentRuntime: 'scripted',
+      agentProvider: 'scripted',
+    },
+  });
+  gaffer = await buildApp(platform, { logger: false });
+  await gaffer.app.listen({ host: '127.0.0.1', port });
+  ceo = { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) };
+  const [row] = await platform.database.db
+    .insert(projects)
+    .values({ slug: 'shop', name: 'Shop', gitUrl: remote, gitProvider: 'local', createdBy: 'ceo' })
+    .returning({ id: projects.id });
+  projectId = row!.id;
+}, 60_000);
+
+afterAll(async () => {
+  await gaffer?.app.close();
+  await platform?.close();
+  await stores?.dispose();
+  dirs.cleanup();
+});
+
+/** The fields of the API's answers the test reads. */
+interface Answer {
+  id: string;
+  status: string;
+  title: string;
+  team: string;
+  task_type: string;
+  assigned_to: string | null;
+  revision_count: number;
+  tasks: Answer[];
+  runs: { run_id: string; runtime: string; provider: string }[];
+  task: { status: string };
+  chunks: { stream: string; text: string }[];
+}
+
+async function api(method: string, path: string, body?: object) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...ceo, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, json: (await response.json()) as Answer };
+}
+
+const remoteGit = (args: string[]) => gitText(openRepo(git, remote), args);
+
+/** The last runs' transcripts of the agents that took part (for a failure's message). */
+async function transcripts(): Promise<string> {
+  const out: string[] = [];
+  for (const slug of ['main-pm', 'be-pm', 'be-dev-1', 'be-qa', 'be-doc', 'be-pr-reviewer', 'pr-reviewer-1']) {
+    const runs = ((await api('GET', `/api/stream/${slug}?limit=100`)).json.runs ?? []) as {
+      run_id: string;
+    }[];
+    for (const run of (slug === 'be-dev-1' ? runs.slice(-4) : runs.slice(0, 1)).reverse()) {
+      out.push(
+        JSON.stringify((await api('GET', `/api/stream/${slug}/runs/${run.run_id}`)).json).slice(0, 3000),
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+/** Waits (up to `limitMs`) for the task to reach `status`; on a miss, fails showing every task. */
+async function waitForStatus(
+  id: string,
+  status: string,
+  limitMs = Number(process.env.E2E_LIMIT_MS ?? 120_000),
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const { json } = await api('GET', `/api/tasks/${id}`);
+    if (json.status === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const { json } = await api('GET', '/api/tasks?limit=200');
+  const states = (json.tasks as { title: string; status: string; assigned_to: string }[]).map(
+    (t) => `${t.title}: ${t.status} (${t.assigned_to})`,
+  );
+  expect.fail(`task ${id} never reached ${status}:\n${states.join('\n')}\n${await transcripts()}`);
+}
+
+describe('the scripted company end to end', () => {
+  it('takes a CEO task through the whole pipeline to the CEO and onto main', async () => {
+    const mainBefore = await remoteGit(['rev-parse', 'refs/heads/main']);
+    const created = await api('POST', '/api/tasks', {
+      title: 'Health endpoint [fail]',
+      description: 'GET /health answering the version, for the load balancer probes.',
+      acceptance_criteria: ['GET /health answers 200 with the version'],
+      team: 'main_pm',
+      task_type: 'planning',
+      nature: 'technical',
+      complexity: 'medium',
+      project_id: projectId,
+      assigned_to: 'main-pm',
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const root = created.json.id as string;
+
+    await waitForStatus(root, 'awaiting_ceo_approval');
+    expect(await remoteGit(['rev-parse', 'refs/heads/main'])).toBe(mainBefore);
+
+    // The chain the scripted agents built: root → backend cell task → one leaf, each completed.
+    const cells = (await api('GET', `/api/tasks?parent_task_id=${root}`)).json.tasks;
+    expect(cells).toHaveLength(1);
+    expect(cells[0]).toMatchObject({ team: 'backend', status: 'completed', assigned_to: expect.any(String) });
+    const leaves = (await api('GET', `/api/tasks?parent_task_id=${cells[0]!.id}`)).json.tasks;
+    expect(leaves).toHaveLength(1);
+    const leaf = leaves[0]!;
+    expect(leaf).toMatchObject({ status: 'completed', task_type: 'code' });
+    // The "[fail]" title cost one QA round: the leaf went back to its developer once.
+    expect(leaf.revision_count).toBe(1);
+
+    // What the agents did is in their transcripts, every line marked as a simulation.
+    const runs = (await api('GET', '/api/stream/be-dev-1')).json.runs;
+    expect(runs.length).toBeGreaterThanOrEqual(2);
+    expect(runs[0]).toMatchObject({ runtime: 'scripted', provider: 'scripted' });
+    const transcript = await api('GET', `/api/stream/be-dev-1/runs/${runs.at(-1)!.run_id}`);
+    expect(transcript.status).toBe(200);
+    const lines = transcript.json.chunks
+      .filter((chunk) => chunk.stream === 'stdout')
+      .flatMap((chunk) => chunk.text.split('\n').filter(Boolean));
+    expect(lines).toContainEqual(expect.stringMatching(/^\[scripted\] be-dev-1: i_will_work_on task /));
+    expect(lines).toContainEqual(expect.stringMatching(/^\[scripted\] be-dev-1: do\/commit task /));
+    for (const line of lines) expect(line.startsWith('[scripted] ')).toBe(true);
+
+    // The CEO merges: the developer's file and the documenter's are on main.
+    const merged = await api('POST', `/api/tasks/${root}/approve-and-merge`);
+    expect(merged.status, JSON.stringify(merged.json)).toBe(200);
+    expect(merged.json.task.status).toBe('completed');
+    const mainAfter = await remoteGit(['rev-parse', 'refs/heads/main']);
+    expect(mainAfter).not.toBe(mainBefore);
+    const files = (await remoteGit(['ls-tree', '-r', '--name-only', 'refs/heads/main'])).split('\n');
+    const id8 = leaf.id.slice(0, 8);
+    expect(files).toEqual(
+      expect.arrayContaining(['README.md', `scripted/${id8}.md`, `docs/scripted/${id8}.md`]),
+    );
+    const log = await remoteGit(['log', '--format=%s', 'refs/heads/main']);
+    // The root lands as one commit named after it, on top of the seed.
+    expect(log.split('\n').filter(Boolean)).toEqual([
+      `[${root.slice(0, 8)}] Health endpoint [fail] (#3)`,
+      'Initial commit',
+    ]);
+  }, 180_000);
+});
