@@ -12,16 +12,12 @@ const row = (spawns: number, fields: Partial<BreakerRow> = {}): BreakerRow => ({
 const same = { lastEventId: 10, lastHeartbeatAt: at(1) };
 
 describe('madeProgress', () => {
-  it('counts a newer audit row or a newer heartbeat, not a cleared one', () => {
+  it('counts a newer audit row, never a heartbeat (every respawned agent beats)', () => {
     expect(madeProgress(same, same)).toBe(false);
     expect(madeProgress(same, { ...same, lastEventId: 11 })).toBe(true);
-    expect(madeProgress(same, { ...same, lastHeartbeatAt: at(2) })).toBe(true);
-    expect(madeProgress(same, { ...same, lastHeartbeatAt: null })).toBe(false);
+    expect(madeProgress(same, { ...same, lastHeartbeatAt: at(2) })).toBe(false);
     expect(
-      madeProgress(
-        { lastEventId: null, lastHeartbeatAt: null },
-        { lastEventId: null, lastHeartbeatAt: at(0) },
-      ),
+      madeProgress({ lastEventId: null, lastHeartbeatAt: null }, { lastEventId: 1, lastHeartbeatAt: null }),
     ).toBe(true);
   });
 });
@@ -42,7 +38,8 @@ describe('breakerVerdict', () => {
     });
     const stalled = row(3, { stalledAt: at(5) });
     expect(breakerVerdict(stalled, same, 3)).toEqual({ action: 'stalled' });
-    expect(breakerVerdict(stalled, { ...same, lastHeartbeatAt: at(6) }, 3)).toEqual({
+    expect(breakerVerdict(stalled, { ...same, lastHeartbeatAt: at(6) }, 3)).toEqual({ action: 'stalled' });
+    expect(breakerVerdict(stalled, { ...same, lastEventId: 13 }, 3)).toEqual({
       action: 'spawn',
       spawns: 1,
       unstall: true,

@@ -1,7 +1,8 @@
 /**
  * The respawn breaker. Progress on a task is a new audit row written by someone other than the
- * system (a transition, a commit, a plan, a note) or a newer claim heartbeat; the dispatcher's own
- * moves (assigning, releasing, marking stalled) never count. A task that makes no progress across
+ * system (a transition, a commit, a plan, a note); the dispatcher's own moves (assigning,
+ * releasing, marking stalled) never count, nor does a heartbeat — every respawned agent's first
+ * gateway call beats, so a heartbeat would let an agent that does nothing be respawned forever. A task that makes no progress across
  * `limit` spawns in a row is given up on — stalled — and gets no further spawn until it progresses
  * (someone moves it, or the CEO spawns an agent on it by hand and it works). The verdict is pure;
  * the tracker keeps the counts in `dispatch_task_spawns`.
@@ -34,11 +35,7 @@ export type BreakerVerdict =
   | { readonly action: 'stalled' };
 
 export function madeProgress(seen: ProgressMarks, now: ProgressMarks): boolean {
-  if ((now.lastEventId ?? 0) > (seen.lastEventId ?? 0)) return true;
-  return (
-    now.lastHeartbeatAt !== null &&
-    (seen.lastHeartbeatAt === null || now.lastHeartbeatAt > seen.lastHeartbeatAt)
-  );
+  return (now.lastEventId ?? 0) > (seen.lastEventId ?? 0);
 }
 
 export function breakerVerdict(row: BreakerRow | null, now: ProgressMarks, limit: number): BreakerVerdict {
