@@ -6,7 +6,7 @@
  * developing, QA (a "[fail]" title costs one revision), documenting, the PR gate, merging up the
  * chain — until the root awaits the CEO, whose approve-and-merge puts the work on `main`.
  */
-import { createServer } from 'node:net';
+
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
@@ -15,6 +15,7 @@ import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
+import { apiClient, freePort, waitForTaskStatus } from './support/e2e.js';
 import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
 
 const dirs = tempDirs('gaffer-e2e-scripted-');
@@ -26,15 +27,6 @@ let ceo: Record<string, string>;
 let remote: string;
 let projectId: string;
 let git: GitRunner;
-
-/** A port free right now (the gateway URL the dispatcher hands agents is fixed at build time). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 beforeAll(async () => {
   git = new GitRunner({ home: join(dirs.make(), 'home') });
@@ -87,14 +79,10 @@ interface Answer {
   chunks: { stream: string; text: string }[];
 }
 
-async function api(method: string, path: string, body?: object) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { ...ceo, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, json: (await response.json()) as Answer };
-}
+const api = apiClient<Answer>(
+  () => base,
+  () => ceo,
+);
 
 const remoteGit = (args: string[]) => gitText(openRepo(git, remote), args);
 
@@ -114,24 +102,8 @@ async function transcripts(): Promise<string> {
   return out.join('\n');
 }
 
-/** Waits (up to `limitMs`) for the task to reach `status`; on a miss, fails showing every task. */
-async function waitForStatus(
-  id: string,
-  status: string,
-  limitMs = Number(process.env.E2E_LIMIT_MS ?? 120_000),
-): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (Date.now() < deadline) {
-    const { json } = await api('GET', `/api/tasks/${id}`);
-    if (json.status === status) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const { json } = await api('GET', '/api/tasks?limit=200');
-  const states = (json.tasks as { title: string; status: string; assigned_to: string }[]).map(
-    (t) => `${t.title}: ${t.status} (${t.assigned_to})`,
-  );
-  expect.fail(`task ${id} never reached ${status}:\n${states.join('\n')}\n${await transcripts()}`);
-}
+const waitForStatus = (id: string, status: string) =>
+  waitForTaskStatus(api, id, status, { limitMs: 120_000, pollMs: 250, explain: transcripts });
 
 describe('the scripted company end to end', () => {
   it('takes a CEO task through the whole pipeline to the CEO and onto main', async () => {
