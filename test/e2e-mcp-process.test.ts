@@ -12,15 +12,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type Gaffer } from '../src/app.js';
-import { projects } from '../src/modules/projects/index.js';
 import { ProcessRuntime } from '../src/modules/runtime/index.js';
-import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
-import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
-import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
-import { staticToken } from '../src/platform/http/auth/tokens.js';
-import { apiClient, freePort, waitForTaskStatus } from './support/e2e.js';
-import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
+import { apiClient, type ListeningCompany, startListeningCompany, waitForTaskStatus } from './support/e2e.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
 const AGENT_SCRIPT = join(REPO, 'test/fixtures/mcp-agent-e2e.mjs');
@@ -34,63 +27,33 @@ const GAFFER_FROM_SOURCES = [
 ];
 const SLUGS = ['main-pm', 'be-pm', 'be-dev-1', 'be-qa', 'be-doc', 'be-pr-reviewer', 'pr-reviewer-1'];
 
-const dirs = tempDirs('gaffer-e2e-mcp-');
-let stores: TestStores;
-let platform: TestPlatform;
-let gaffer: Gaffer;
-let base: string;
-let ceo: Record<string, string>;
-let remote: string;
-let projectId: string;
-let git: GitRunner;
+let company: ListeningCompany;
 
 beforeAll(async () => {
-  git = new GitRunner({ home: join(dirs.make(), 'home') });
-  remote = await seedBareRemote(git, join(dirs.make(), 'origin.git'), [
-    { message: 'Initial commit', files: { 'README.md': '# Shop\n', 'src/server.ts': 'export {};\n' } },
-  ]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stores = await createTestStores();
-  platform = await stores.platform({
-    config: {
-      host: '127.0.0.1',
-      port,
-      publicUrl: base,
-      dispatchEnabled: true,
-      dispatchIntervalSeconds: 1,
+  company = await startListeningCompany(
+    'gaffer-e2e-mcp-',
+    {
       agentRuntime: 'process',
       agentProvider: 'custom',
       agentCommandCustom: AGENT_COMMAND,
       killGraceSeconds: 2,
     },
-  });
-  gaffer = await buildApp(platform, { logger: false });
-  // Under vitest the app cannot find its own CLI (argv[1] is vitest's), so the process runtime is
-  // the configured one plus how to run `gaffer` from the sources — what `gaffer serve` works out.
-  gaffer.modules.runtime.supervisor.register(
-    new ProcessRuntime({
-      now: () => platform.clock.now(),
-      killGraceSeconds: 2,
-      providers: { custom: AGENT_COMMAND },
-      gafferCommand: GAFFER_FROM_SOURCES,
-    }),
+    (gaffer, platform) => {
+      // Under vitest the app cannot find its own CLI (argv[1] is vitest's), so the process runtime is
+      // the configured one plus how to run `gaffer` from the sources — what `gaffer serve` works out.
+      gaffer.modules.runtime.supervisor.register(
+        new ProcessRuntime({
+          now: () => platform.clock.now(),
+          killGraceSeconds: 2,
+          providers: { custom: AGENT_COMMAND },
+          gafferCommand: GAFFER_FROM_SOURCES,
+        }),
+      );
+    },
   );
-  await gaffer.app.listen({ host: '127.0.0.1', port });
-  ceo = { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) };
-  const [row] = await platform.database.db
-    .insert(projects)
-    .values({ slug: 'shop', name: 'Shop', gitUrl: remote, gitProvider: 'local', createdBy: 'ceo' })
-    .returning({ id: projects.id });
-  projectId = row!.id;
 }, 60_000);
 
-afterAll(async () => {
-  await gaffer?.app.close();
-  await platform?.close();
-  await stores?.dispose();
-  dirs.cleanup();
-});
+afterAll(() => company?.close());
 
 /** The fields of the API's answers the test reads. */
 interface Answer {
@@ -107,11 +70,10 @@ interface Answer {
 }
 
 const api = apiClient<Answer>(
-  () => base,
-  () => ceo,
+  () => company.base,
+  () => company.ceoHeaders,
 );
-
-const remoteGit = (args: string[]) => gitText(openRepo(git, remote), args);
+const remoteGit = (args: string[]) => company.remoteGit(args);
 
 /** The lines an agent's run printed on `stream`. */
 async function printedBy(slug: string, runId: string, stream = 'stdout'): Promise<string[]> {
@@ -150,7 +112,7 @@ describe('the company of MCP-speaking agent processes end to end', () => {
       task_type: 'planning',
       nature: 'technical',
       complexity: 'medium',
-      project_id: projectId,
+      project_id: company.projectId,
       assigned_to: 'main-pm',
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);

@@ -7,62 +7,19 @@
  * chain — until the root awaits the CEO, whose approve-and-merge puts the work on `main`.
  */
 
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type Gaffer } from '../src/app.js';
-import { projects } from '../src/modules/projects/index.js';
-import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
-import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
-import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
-import { staticToken } from '../src/platform/http/auth/tokens.js';
-import { apiClient, freePort, waitForTaskStatus } from './support/e2e.js';
-import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
+import { apiClient, type ListeningCompany, startListeningCompany, waitForTaskStatus } from './support/e2e.js';
 
-const dirs = tempDirs('gaffer-e2e-scripted-');
-let stores: TestStores;
-let platform: TestPlatform;
-let gaffer: Gaffer;
-let base: string;
-let ceo: Record<string, string>;
-let remote: string;
-let projectId: string;
-let git: GitRunner;
+let company: ListeningCompany;
 
 beforeAll(async () => {
-  git = new GitRunner({ home: join(dirs.make(), 'home') });
-  remote = await seedBareRemote(git, join(dirs.make(), 'origin.git'), [
-    { message: 'Initial commit', files: { 'README.md': '# Shop\n', 'src/server.ts': 'export {};\n' } },
-  ]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  stores = await createTestStores();
-  platform = await stores.platform({
-    config: {
-      host: '127.0.0.1',
-      port,
-      publicUrl: base,
-      dispatchEnabled: true,
-      dispatchIntervalSeconds: 1,
-      agentRuntime: 'scripted',
-      agentProvider: 'scripted',
-    },
+  company = await startListeningCompany('gaffer-e2e-scripted-', {
+    agentRuntime: 'scripted',
+    agentProvider: 'scripted',
   });
-  gaffer = await buildApp(platform, { logger: false });
-  await gaffer.app.listen({ host: '127.0.0.1', port });
-  ceo = { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) };
-  const [row] = await platform.database.db
-    .insert(projects)
-    .values({ slug: 'shop', name: 'Shop', gitUrl: remote, gitProvider: 'local', createdBy: 'ceo' })
-    .returning({ id: projects.id });
-  projectId = row!.id;
 }, 60_000);
 
-afterAll(async () => {
-  await gaffer?.app.close();
-  await platform?.close();
-  await stores?.dispose();
-  dirs.cleanup();
-});
+afterAll(() => company?.close());
 
 /** The fields of the API's answers the test reads. */
 interface Answer {
@@ -80,11 +37,10 @@ interface Answer {
 }
 
 const api = apiClient<Answer>(
-  () => base,
-  () => ceo,
+  () => company.base,
+  () => company.ceoHeaders,
 );
-
-const remoteGit = (args: string[]) => gitText(openRepo(git, remote), args);
+const remoteGit = (args: string[]) => company.remoteGit(args);
 
 /** The last runs' transcripts of the agents that took part (for a failure's message). */
 async function transcripts(): Promise<string> {
@@ -116,7 +72,7 @@ describe('the scripted company end to end', () => {
       task_type: 'planning',
       nature: 'technical',
       complexity: 'medium',
-      project_id: projectId,
+      project_id: company.projectId,
       assigned_to: 'main-pm',
     });
     expect(created.status, JSON.stringify(created.json)).toBe(201);

@@ -1,10 +1,83 @@
 /**
  * Support for the end-to-end suites, where the app listens on a real port and agents (scripted, or
- * processes speaking MCP) call it over HTTP: a free port, a JSON client as the CEO, and a wait for a
- * task to reach a state that, on a miss, fails with every task's state and what the agents printed.
+ * processes speaking MCP) call it over HTTP: the listening company with a bare git remote as its
+ * project `shop`, a JSON client as the CEO, and a wait for a task to reach a state that, on a miss,
+ * fails with every task's state and what the agents printed.
  */
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { buildApp, type Gaffer } from '../../src/app.js';
+import type { Config } from '../../src/config.js';
+import { projects } from '../../src/modules/projects/index.js';
+import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
+import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
+import { CEO_IDENTITY } from '../../src/platform/http/auth/identity.js';
+import { staticToken } from '../../src/platform/http/auth/tokens.js';
+import { createTestStores, type TestPlatform } from './stores.js';
+
+export interface ListeningCompany {
+  gaffer: Gaffer;
+  platform: TestPlatform;
+  /** `http://127.0.0.1:<port>`, also the gateway URL the dispatcher hands agents. */
+  base: string;
+  ceoHeaders: Record<string, string>;
+  /** The project `shop`, whose remote is a bare repository seeded with one commit on main. */
+  projectId: string;
+  /** Runs git on the bare remote and answers its output. */
+  remoteGit(args: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app listening on a free port with the dispatcher on (`config` says which runtime), and the
+ * project `shop`. `beforeListen` may adjust the built app (e.g. register a runtime).
+ */
+export async function startListeningCompany(
+  prefix: string,
+  config: Partial<Config>,
+  beforeListen: (gaffer: Gaffer, platform: TestPlatform) => void = () => {},
+): Promise<ListeningCompany> {
+  const dirs = tempDirs(prefix);
+  const git = new GitRunner({ home: join(dirs.make(), 'home') });
+  const remote = await seedBareRemote(git, join(dirs.make(), 'origin.git'), [
+    { message: 'Initial commit', files: { 'README.md': '# Shop\n', 'src/server.ts': 'export {};\n' } },
+  ]);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const stores = await createTestStores();
+  const platform = await stores.platform({
+    config: {
+      host: '127.0.0.1',
+      port,
+      publicUrl: base,
+      dispatchEnabled: true,
+      dispatchIntervalSeconds: 1,
+      ...config,
+    },
+  });
+  const gaffer = await buildApp(platform, { logger: false });
+  beforeListen(gaffer, platform);
+  await gaffer.app.listen({ host: '127.0.0.1', port });
+  const [row] = await platform.database.db
+    .insert(projects)
+    .values({ slug: 'shop', name: 'Shop', gitUrl: remote, gitProvider: 'local', createdBy: 'ceo' })
+    .returning({ id: projects.id });
+  return {
+    gaffer,
+    platform,
+    base,
+    ceoHeaders: { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) },
+    projectId: row!.id,
+    remoteGit: (args) => gitText(openRepo(git, remote), args),
+    async close() {
+      await gaffer.app.close();
+      await platform.close();
+      await stores.dispose();
+      dirs.cleanup();
+    },
+  };
+}
 
 /** A port free right now (the gateway URL the dispatcher hands agents is fixed at build time). */
 export async function freePort(): Promise<number> {
