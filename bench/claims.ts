@@ -12,7 +12,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { AgentsService, seedDefaultCompany } from '../src/modules/agents/index.js';
 import { ProjectsService } from '../src/modules/projects/index.js';
 import { type Actor, TasksService, tasks } from '../src/modules/tasks/index.js';
@@ -23,13 +22,12 @@ import { systemClock } from '../src/platform/clock.js';
 import { type Database, openDatabase, queryRows } from '../src/platform/db/client.js';
 import { AppError } from '../src/platform/http/errors.js';
 import { insertProject } from '../test/fixtures-task-rows.js';
-import { report } from './support.js';
+import { onScratchDatabase, report } from './support.js';
 
 const TASKS = Number(process.env.BENCH_CLAIM_TASKS ?? 2_000);
 const CLAIMERS = Number(process.env.BENCH_CLAIMERS ?? 200);
 const PER_TASK = Number(process.env.BENCH_CLAIMERS_PER_TASK ?? 4); // claimers racing for each task
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 20);
-const adminUrl = process.env.GAFFER_BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * How the claimers choose tasks.
@@ -210,26 +208,14 @@ async function race(database: Database, scenario: Scenario): Promise<RunResult> 
 
 /** Each scenario on a fresh PostgreSQL database of its own, dropped afterwards. */
 async function onPostgres(scenario: Scenario): Promise<RunResult> {
-  const name = `gaffer_bench_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
+  return onScratchDatabase(async (url) => {
+    const database = await openDatabase({ url, poolSize: POOL_SIZE });
     try {
-      await client.query(statement);
+      return await race(database, scenario);
     } finally {
-      await client.end();
+      await database.close();
     }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: POOL_SIZE });
-  try {
-    return await race(database, scenario);
-  } finally {
-    await database.close();
-    await admin(`drop database if exists ${name} with (force)`);
-  }
+  });
 }
 
 /** Each scenario on a fresh in-memory PGlite. */

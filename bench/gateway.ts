@@ -13,7 +13,7 @@
  * BENCH_CPU_PROFILE (a directory for the target's CPU profile) adjust a run.
  * Target: p99 < 25 ms on PostgreSQL at 50 concurrent agents, and no HTTP errors.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import type { Db } from '../src/platform/db/client.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
 import { WORK_PLAN } from '../test/gateway-support.js';
-import { report, startTarget } from './support.js';
+import { onScratchDatabase, report, startTarget } from './support.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -34,7 +34,6 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const TARGET_P99_MS = 25;
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const TEAMS = ['backend', 'frontend', 'ux_ui'] as const;
-const adminUrl = process.env.GAFFER_BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 interface BenchAgent {
   id: string;
@@ -301,32 +300,17 @@ async function onTarget(databaseUrl: string | undefined) {
   }
 }
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function drive(): Promise<void> {
   const only = process.env.BENCH_GATEWAY_ONLY; // 'postgres' | 'pglite', to run one of them
   let postgres: Awaited<ReturnType<typeof onTarget>> | { skipped: string } = { skipped: 'not run' };
   let statementsPerVerb: Awaited<ReturnType<typeof profileQueries>> | undefined;
   if (only !== 'pglite') {
-    const name = `gaffer_bench_${randomBytes(6).toString('hex')}`;
     try {
-      await admin(`create database ${name}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      try {
-        postgres = await onTarget(url.toString());
-        statementsPerVerb = await profileQueries(url.toString());
-      } finally {
-        await admin(`drop database if exists ${name} with (force)`);
-      }
+      postgres = await onScratchDatabase(async (url) => {
+        const result = await onTarget(url);
+        statementsPerVerb = await profileQueries(url);
+        return result;
+      });
     } catch (error) {
       postgres = { skipped: `PostgreSQL unavailable: ${(error as Error).message}` };
     }

@@ -1,17 +1,8 @@
-/**
- * GET /api/kanban over 10,000 tasks, on PostgreSQL (GAFFER_BENCH_DATABASE_URL, default
- * postgres://postgres@127.0.0.1:5432/test; a database of its own is created and dropped) and on
- * embedded PGlite. Each target runs Gaffer's whole stack in its own process (this file, started
- * with `serve`); requests come one at a time, so the latencies are a request's, not a queue's.
- * Target: p99 under 50 ms on PostgreSQL.
- */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { configWith } from '../src/config.js';
 import { KANBAN_STATES } from '../src/modules/kanban/board.js';
 import { projects } from '../src/modules/projects/schema.js';
@@ -20,12 +11,11 @@ import type { Db } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { report, startTarget } from './support.js';
+import { onScratchDatabase, report, startTarget } from './support.js';
 
 const TASKS = 10_000;
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const adminUrl = process.env.GAFFER_BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 if (process.argv[2] === 'serve') {
   await serve(process.argv[3] || undefined);
@@ -126,28 +116,10 @@ async function onTarget(databaseUrl: string | undefined) {
   }
 }
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function drive(): Promise<void> {
   let postgres: Awaited<ReturnType<typeof onTarget>> | { skipped: string };
-  const name = `gaffer_bench_${randomBytes(6).toString('hex')}`;
   try {
-    await admin(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    try {
-      postgres = await onTarget(url.toString());
-    } finally {
-      await admin(`drop database if exists ${name} with (force)`);
-    }
+    postgres = await onScratchDatabase((url) => onTarget(url));
   } catch (error) {
     postgres = { skipped: `PostgreSQL unavailable: ${(error as Error).message}` };
   }
