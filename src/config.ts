@@ -238,6 +238,13 @@ export const settings = {
     10_000,
     'Rolling cap of open CI-watch fix tasks per repository.',
   ),
+  ciWatchConcurrency: int(
+    'GAFFER_CI_WATCH_CONCURRENCY',
+    16,
+    1,
+    256,
+    'CI conclusions a CI-watch pass reads from the code-hosting providers at once.',
+  ),
   depUpdateIntervalSeconds: int(
     'GAFFER_DEP_UPDATE_INTERVAL_SECONDS',
     604_800,
@@ -258,6 +265,13 @@ export const settings = {
     0,
     10_000,
     'Rolling cap of open update-dependencies tasks per repository.',
+  ),
+  depUpdateTimeoutSeconds: int(
+    'GAFFER_DEP_UPDATE_TIMEOUT_SECONDS',
+    600,
+    1,
+    86_400,
+    "Longest a project's dep_update_command may run in its throwaway clone before it is killed.",
   ),
   releaseManagerEnabled: bool(
     'GAFFER_RELEASE_MANAGER_ENABLED',
@@ -290,6 +304,39 @@ export const settings = {
     (v) => (/^[^\s@]+@[^\s@]+$/.test(v) ? null : 'not an email address'),
   ),
   releaseSignCommits: bool('GAFFER_RELEASE_SIGN_COMMITS', false, 'GPG-sign the release commit.'),
+  releaseSigningKey: optionalStr(
+    'GAFFER_RELEASE_SIGNING_KEY',
+    "GPG key id that signs the release commit (empty: git's user.signingkey or the default key).",
+  ),
+  releaseProject: str(
+    'GAFFER_RELEASE_PROJECT',
+    'gaffer',
+    "Slug of the project the release manager releases: the service's own repository.",
+  ),
+  releaseCiWorkflow: str(
+    'GAFFER_RELEASE_CI_WORKFLOW',
+    'ci.yml',
+    'Workflow file whose runs are the release quality gate (head rung and release commit).',
+  ),
+  releaseAllowMajorFromZero: bool(
+    'GAFFER_RELEASE_ALLOW_MAJOR_FROM_ZERO',
+    false,
+    'Let a breaking change on 0.x bump to 1.0.0; off, it bumps the minor.',
+  ),
+  releaseCiPollSeconds: int(
+    'GAFFER_RELEASE_CI_POLL_SECONDS',
+    30,
+    1,
+    3600,
+    "Seconds between polls of the release commit's CI while the executor waits for it.",
+  ),
+  releaseCiTimeoutSeconds: int(
+    'GAFFER_RELEASE_CI_TIMEOUT_SECONDS',
+    3600,
+    1,
+    86_400,
+    "Longest the executor waits for the release commit's CI to turn green.",
+  ),
   // ── Request guard ───────────────────────────────────────────────────────────────────────
   guardScanResponseBody: bool(
     'GAFFER_GUARD_SCAN_RESPONSE_BODY',

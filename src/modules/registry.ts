@@ -11,6 +11,7 @@ import { type BoardProgramsModule, createBoardProgramsModule } from './board-pro
 import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
 import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
+import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
@@ -48,6 +49,7 @@ export interface Modules {
   gateway: GatewayModule;
   usage: UsageModule;
   dispatch: DispatchModule;
+  engines: EnginesModule;
 }
 
 /** What every module may be handed besides the platform: built before the domain modules. */
@@ -72,6 +74,8 @@ export type MaintenanceDeps = Pick<Foundations, 'settings' | 'scheduler'>;
 export type WorkspacesDeps = Pick<Modules, 'projects'>;
 export type RuntimeDeps = Pick<Modules, 'agents'> & Foundations;
 export type BoardProgramsDeps = Pick<Foundations, 'scheduler'> & Pick<Modules, 'maintenance'>;
+export type EnginesDeps = Pick<Foundations, 'settings'> &
+  Pick<Modules, 'boardPrograms' | 'agents' | 'projects' | 'tasks' | 'notifications' | 'workspaces'>;
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;
@@ -112,6 +116,15 @@ export async function createModules(platform: Platform, foundations: Foundations
     workspaces,
     usage,
   });
+  const engines = createEnginesModule(platform, {
+    settings,
+    boardPrograms,
+    agents,
+    projects,
+    tasks,
+    notifications,
+    workspaces,
+  });
   return {
     agents,
     projects,
@@ -133,6 +146,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     gateway,
     usage,
     dispatch,
+    engines,
   };
 }
 

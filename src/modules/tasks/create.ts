@@ -123,6 +123,8 @@ export async function createTask(
         source: input.source ?? 'manual',
         budgetUsd: input.budget_usd ?? null,
         held: input.held ?? false,
+        confirmedByHuman: input.confirmed ?? false,
+        markers: input.markers ?? {},
         createdAt: now,
         updatedAt: now,
       })

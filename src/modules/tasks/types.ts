@@ -83,6 +83,10 @@ export interface CreateTaskInput {
   source?: string;
   /** Service-only: never dispatched, claimed or started by anyone (a release proposal). */
   held?: boolean;
+  /** Service-only: opened by an engine that needs no human approval to start (`confirmed_by_human`). */
+  confirmed?: boolean;
+  /** Service-only: machine markers stored with the task (an engine's origination key). */
+  markers?: Record<string, unknown>;
 }
 
 export interface UpdateTaskInput {

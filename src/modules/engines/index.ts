@@ -1,0 +1,36 @@
+/**
+ * The autonomous engines: multi-repo CI-watch and the dependency-update bot, each a board program
+ * registered with the runner (held by the `board_programs` and `engines` pause scopes, off unless
+ * its feature flag was on at boot). Engines only open ordinary tasks; they never merge or publish.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { EnginesDeps } from '../registry.js';
+import { ciWatchProgram } from './ci-watch/index.js';
+import { depUpdateProgram } from './dep-update/index.js';
+import type { EngineDeps } from './deps.js';
+
+export type { EngineDeps } from './deps.js';
+export { type EngineOrigin, repoKey } from './origination.js';
+
+export interface EnginesModule {
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export function createEnginesModule(platform: Platform, deps: EnginesDeps): EnginesModule {
+  const engine: EngineDeps = {
+    db: platform.database.db,
+    clock: platform.clock,
+    config: platform.config,
+    locks: platform.locks,
+    flags: deps.settings.flags,
+    agents: deps.agents.service,
+    projects: deps.projects.service,
+    tasks: deps.tasks.service,
+    notifications: deps.notifications.service,
+    workspaces: deps.workspaces.service,
+  };
+  deps.boardPrograms.runner.register(ciWatchProgram(engine));
+  deps.boardPrograms.runner.register(depUpdateProgram(engine));
+  return { registerRoutes: () => {} };
+}
