@@ -14,6 +14,7 @@ import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
 import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
+import { createGitModule, type GitModule } from './git/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
@@ -50,6 +51,7 @@ export interface Modules {
   usage: UsageModule;
   dispatch: DispatchModule;
   engines: EnginesModule;
+  git: GitModule;
 }
 
 /** What every module may be handed besides the platform: built before the domain modules. */
@@ -76,6 +78,7 @@ export type RuntimeDeps = Pick<Modules, 'agents'> & Foundations;
 export type BoardProgramsDeps = Pick<Foundations, 'scheduler'> & Pick<Modules, 'maintenance'>;
 export type EnginesDeps = Pick<Foundations, 'settings'> &
   Pick<Modules, 'boardPrograms' | 'agents' | 'projects' | 'tasks' | 'notifications' | 'workspaces'>;
+export type GitDeps = Pick<Modules, 'projects' | 'workspaces'>;
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;
@@ -125,6 +128,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     notifications,
     workspaces,
   });
+  const git = createGitModule(platform, { projects, workspaces });
   return {
     agents,
     projects,
@@ -147,6 +151,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     usage,
     dispatch,
     engines,
+    git,
   };
 }
 

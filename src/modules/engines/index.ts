@@ -9,6 +9,7 @@ import type { EnginesDeps } from '../registry.js';
 import { ciWatchProgram } from './ci-watch/index.js';
 import { depUpdateProgram } from './dep-update/index.js';
 import type { EngineDeps } from './deps.js';
+import { ReleaseManager, registerReleaseRoutes } from './release/index.js';
 
 export type { EngineDeps } from './deps.js';
 export { type EngineOrigin, repoKey } from './origination.js';
@@ -32,5 +33,7 @@ export function createEnginesModule(platform: Platform, deps: EnginesDeps): Engi
   };
   deps.boardPrograms.runner.register(ciWatchProgram(engine));
   deps.boardPrograms.runner.register(depUpdateProgram(engine));
-  return { registerRoutes: () => {} };
+  const releaseManager = new ReleaseManager(engine);
+  deps.boardPrograms.runner.register(releaseManager.program);
+  return { registerRoutes: (app) => registerReleaseRoutes(app, releaseManager) };
 }

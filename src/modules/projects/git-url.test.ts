@@ -11,6 +11,9 @@ describe('parseGitUrl', () => {
     ['ssh://git@git.example.org:2222/team/app.git', 'ssh', 'git.example.org'],
     ['file:///srv/git/app.git', 'local', null],
     ['/srv/git/app.git', 'local', null],
+    ['http://127.0.0.1:8123/git/acme/shop.git', 'http', '127.0.0.1'],
+    ['http://localhost/acme/shop', 'http', 'localhost'],
+    ['http://[::1]:9000/acme/shop.git', 'http', '[::1]'],
   ])('accepts %s', (url, kind, host) => {
     expect(parseGitUrl(url)).toEqual({ kind, host });
   });
@@ -20,6 +23,10 @@ describe('parseGitUrl', () => {
     ['https://x-access-token:ghp_secret@github.com/acme/app.git', /credentials/],
     ['https://user@github.com/acme/app.git', /credentials/],
     ['http://github.com/acme/app.git', /https/],
+    ['http://10.0.0.5/acme/app.git', /loopback only/],
+    ['http://127.0.0.1.example.org/acme/app.git', /loopback only/],
+    ['http://token:x@127.0.0.1:8123/acme/app.git', /credentials/],
+    ['http://127.0.0.1:8123/', /repository path/],
     ['https://github.com/', /repository path/],
     ['ftp://example.org/app.git', /not supported/],
     ['github.com/acme/app', /https, ssh or file/],
@@ -43,6 +50,7 @@ describe('inferProvider', () => {
     expect(inferProvider('/srv/git/app.git')).toBe('local');
     expect(inferProvider('https://gitea.example.org/acme/app.git')).toBeNull();
     expect(inferProvider('not a url')).toBeNull();
+    expect(inferProvider('http://127.0.0.1:8123/git/acme/shop.git')).toBeNull();
   });
 });
 
@@ -52,5 +60,6 @@ describe('providerMismatch', () => {
     expect(providerMismatch('gitea', 'https://gitea.example.org/a/b.git')).toBeNull();
     expect(providerMismatch('local', 'https://github.com/a/b.git')).toMatch(/local/);
     expect(providerMismatch('github', 'file:///srv/git/app.git')).toMatch(/remote/);
+    expect(providerMismatch('gitea', 'http://127.0.0.1:8123/git/acme/shop.git')).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Git remote URLs a project may use, and the provider they imply. Accepted: `https://host/owner/repo(.git)`
- * (no credentials in the URL: the token goes in `git_token`), `ssh://[user@]host[:port]/path`,
+ * (no credentials in the URL: the token goes in `git_token`), plain `http://` only on a loopback host
+ * (127.0.0.1, localhost, [::1] — a forge on this machine, where the token cannot leak; its provider is
+ * never inferred, so it must be set explicitly), `ssh://[user@]host[:port]/path`,
  * scp-like `user@host:owner/repo.git`, and local bare repositories as `file:///abs/path` or `/abs/path`.
  * Pure functions, no I/O.
  */
@@ -9,7 +11,7 @@ export const GIT_PROVIDERS = ['github', 'gitea', 'local'] as const;
 export type GitProvider = (typeof GIT_PROVIDERS)[number];
 
 export interface ParsedGitUrl {
-  kind: 'https' | 'ssh' | 'local';
+  kind: 'https' | 'http' | 'ssh' | 'local';
   /** Lowercased host name; null for local repositories. */
   host: string | null;
 }
@@ -17,6 +19,10 @@ export interface ParsedGitUrl {
 const MAX_LENGTH = 500;
 const SCP_LIKE = /^([A-Za-z0-9._-]+)@([A-Za-z0-9.-]+):([^\s]+)$/;
 const GITHUB_HOSTS = new Set(['github.com', 'www.github.com']);
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Whether a URL host name (as `URL.hostname` spells it) is this machine. */
+export const isLoopbackHost = (hostname: string): boolean => LOOPBACK_HOSTS.has(hostname.toLowerCase());
 
 /** The URL's kind and host, or a reason it is not a usable git remote. */
 export function parseGitUrl(url: string): ParsedGitUrl | { problem: string } {
@@ -42,12 +48,18 @@ export function parseGitUrl(url: string): ParsedGitUrl | { problem: string } {
   const path = parsed.pathname.replace(/^\/+/, '');
   switch (parsed.protocol) {
     case 'https:':
+    case 'http:':
+      if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+        return {
+          problem: 'use https (plain http would expose the git token; it is allowed on loopback only)',
+        };
+      }
       if (parsed.username || parsed.password) {
         return { problem: 'must not carry credentials; set git_token instead' };
       }
       if (!parsed.hostname || !path || hasDotDot(path))
         return { problem: 'must name a host and a repository path' };
-      return { kind: 'https', host: parsed.hostname.toLowerCase() };
+      return { kind: parsed.protocol === 'http:' ? 'http' : 'https', host: parsed.hostname.toLowerCase() };
     case 'ssh:':
       if (parsed.password) return { problem: 'must not carry a password' };
       if (!parsed.hostname || !path || hasDotDot(path))
@@ -57,8 +69,6 @@ export function parseGitUrl(url: string): ParsedGitUrl | { problem: string } {
       if (parsed.hostname && parsed.hostname !== 'localhost') return { problem: 'a file URL must be local' };
       if (!path || hasDotDot(parsed.pathname)) return { problem: 'must name an absolute path' };
       return { kind: 'local', host: null };
-    case 'http:':
-      return { problem: 'use https (plain http would expose the git token)' };
     default:
       return { problem: `the ${parsed.protocol.replace(':', '')} scheme is not supported` };
   }
@@ -67,11 +77,15 @@ export function parseGitUrl(url: string): ParsedGitUrl | { problem: string } {
 export const isParsed = (result: ParsedGitUrl | { problem: string }): result is ParsedGitUrl =>
   'kind' in result;
 
-/** The provider a URL implies: github.com → github, a local repository → local, anything else unknown. */
+/**
+ * The provider a URL implies: github.com → github, a local repository → local, anything else
+ * (another host, a loopback http URL) unknown.
+ */
 export function inferProvider(url: string): GitProvider | null {
   const parsed = parseGitUrl(url);
   if (!isParsed(parsed)) return null;
   if (parsed.kind === 'local') return 'local';
+  if (parsed.kind === 'http') return null;
   return parsed.host && GITHUB_HOSTS.has(parsed.host) ? 'github' : null;
 }
 

@@ -15,7 +15,7 @@ export { COMMIT_MESSAGE_LIMITS, type CommitMessageProblem, prepareCommitMessage 
 export type { CommitInput, CommitResult } from './commits.js';
 export { WorkspaceError, type WorkspaceErrorFlavor } from './errors.js';
 export { DIFF_CAP_CHARS, type DiffSummary, type DiffSummaryInput } from './evidence.js';
-export type { ForgeFactory } from './forges.js';
+export { type ForgeFactory, restForgeFactory } from './forges.js';
 export {
   decideMerge,
   headBranch,
@@ -42,7 +42,7 @@ export interface WorkspacesModule {
 
 export interface WorkspacesModuleDeps {
   projects: { service: Pick<ProjectsService, 'gitToken'> };
-  /** GitHub / Gitea forges, once they exist; local-forge projects need none. */
+  /** Replaces the built-in GitHub / Gitea REST forges (tests). */
   forgeFactory?: ForgeFactory;
 }
 

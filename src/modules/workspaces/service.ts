@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
-import type { Forge } from '../../platform/forge/index.js';
+import type { Forge, RetryOptions } from '../../platform/forge/index.js';
 import { assertRef, type FileAtRef, GitRunner, KeyedQueue, showFileAt } from '../../platform/git/index.js';
 import { type CommitInput, type CommitResult, commitTaskWork } from './commits.js';
 import type { WorkspaceContext } from './context.js';
@@ -34,8 +34,10 @@ export interface WorkspacesServiceOptions {
   dataDir: string;
   /** The project's git token (the projects module's `gitToken`). */
   tokenFor: TokenLookup;
-  /** Builds GitHub / Gitea forges; absent, only local-forge projects can open and merge pull requests. */
+  /** Replaces the built-in GitHub / Gitea REST forges (which read the project's git token at every call). */
   forgeFactory?: ForgeFactory;
+  /** Retry policy of the built-in REST forges (default: 3 tries, backoff from 500 ms). */
+  forgeRetry?: RetryOptions;
   /** Default: a runner with HOME at `<dataDir>/workspaces/.home`. */
   runner?: GitRunner;
   signing?: WorkspaceContext['signing'];
@@ -61,7 +63,16 @@ export class WorkspacesService {
       tokenFor,
       signing: options.signing,
       mirrors: new Mirrors(runner, queue, root, tokenFor),
-      forges: new ProjectForges({ db, clock, runner, queue, root, tokenFor, external: options.forgeFactory }),
+      forges: new ProjectForges({
+        db,
+        clock,
+        runner,
+        queue,
+        root,
+        tokenFor,
+        external: options.forgeFactory,
+        retry: options.forgeRetry,
+      }),
     };
     this.worktrees = new TaskWorktrees(this.ctx);
   }

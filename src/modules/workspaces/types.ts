@@ -12,6 +12,8 @@ export interface WorkspaceProject {
   gitUrl: string;
   /** github | gitea | local; null = inferred from the URL. */
   gitProvider: string | null;
+  /** REST base URL of the project's forge; null or absent = the provider's default. */
+  forgeApiUrl?: string | null;
   defaultBranch: string;
   environments: LadderRung[] | null;
   protectedBranches: string[];

@@ -169,6 +169,7 @@ describe('CI and releases', () => {
       conclusion: 'unknown',
       runUrl: null,
       runName: null,
+      headSha: null,
     });
     expect((await forge.commitCiStatus('abc')).conclusion).toBe('unknown');
   });

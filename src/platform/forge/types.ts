@@ -52,6 +52,8 @@ export interface CiStatus {
   /** Link to the run the conclusion comes from; null when there is none. */
   runUrl: string | null;
   runName: string | null;
+  /** The commit the conclusion is about; null when there is none. */
+  headSha: string | null;
 }
 
 export interface Release {
@@ -88,10 +90,16 @@ export interface Forge {
     input: MergePullRequestInput,
     signal?: AbortSignal,
   ): Promise<{ sha: string }>;
-  /** The latest CI conclusion on `branch` of the workflow `workflow` (a workflow file name). */
+  /**
+   * The latest CI conclusion on `branch` of the workflow `workflow` (a workflow file name): the
+   * newest head commit among completed runs, and of that commit the highest attempt.
+   */
   branchCiStatus(branch: string, workflow: string, signal?: AbortSignal): Promise<CiStatus>;
-  /** The combined CI conclusion of one commit. */
-  commitCiStatus(sha: string, signal?: AbortSignal): Promise<CiStatus>;
+  /**
+   * The CI of one commit, scoped to the workflow file `workflow` when given: `pending` while a run
+   * of it is queued or in progress, `unknown` when there is none, else the newest attempt's conclusion.
+   */
+  commitCiStatus(sha: string, workflow?: string, signal?: AbortSignal): Promise<CiStatus>;
   /** The release of `tag`, or null when there is none. */
   getRelease(tag: string, signal?: AbortSignal): Promise<Release | null>;
   /** Creates a release (and its tag); ForgeError `already_exists` when the tag is taken. */
@@ -120,4 +128,4 @@ export class ForgeError extends Error {
 }
 
 /** The no-CI answer (a local forge, a repository without workflows). */
-export const UNKNOWN_CI: CiStatus = { conclusion: 'unknown', runUrl: null, runName: null };
+export const UNKNOWN_CI: CiStatus = { conclusion: 'unknown', runUrl: null, runName: null, headSha: null };

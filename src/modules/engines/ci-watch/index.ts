@@ -1,6 +1,13 @@
-/** The multi-repo CI-watch (being built: its sweep is not written yet). */
+/**
+ * Multi-repo CI-watch: a board program that reads the latest CI conclusion of every opted-in
+ * project's default branch (head rung) and opens one ordinary fix task per red repository and
+ * workflow. It never starts, merges or deploys anything. Off unless the `ci_watch` flag was on at boot.
+ */
 import type { BoardProgram } from '../../board-programs/index.js';
 import type { EngineDeps } from '../deps.js';
+import { ciWatchSweep } from './sweep.js';
+
+export { CI_WATCH_SOURCE } from './sweep.js';
 
 export function ciWatchProgram(deps: EngineDeps): BoardProgram {
   return {
@@ -13,8 +20,6 @@ export function ciWatchProgram(deps: EngineDeps): BoardProgram {
     intervalSeconds: deps.config.ciWatchIntervalSeconds,
     scope: 'project',
     enabled: () => deps.flags.isEnabled('ci_watch'),
-    sweep: async () => {
-      throw new Error('the CI-watch sweep is not built yet');
-    },
+    sweep: (cycle) => ciWatchSweep(deps, cycle),
   };
 }

@@ -1,0 +1,37 @@
+/**
+ * The git module's outside face: `GET /api/git/file` (a file at a branch tip, windowed, read from
+ * Gaffer's mirror of the project) and `POST /api/git/branches/cleanup` (the capped, resumable sweep
+ * deleting the branches of finished tasks). The git itself is the workspaces service's.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { GitDeps } from '../registry.js';
+import { BranchCleanup } from './branch-cleanup.js';
+import { BranchFileReader, type ReadBranchFile } from './file-reader.js';
+import { registerGitRoutes } from './routes.js';
+
+export type { CleanupOutcome, CleanupRequest } from './branch-cleanup.js';
+export { CLEANUP_LIMIT, CLEANUP_ROLES, type CleanupSkipReason } from './cleanup-rules.js';
+export type { BranchFileRead, FileQuery, FileSlice, ReadBranchFile } from './file-reader.js';
+export { FILE_WINDOW } from './file-window.js';
+
+export interface GitModule {
+  reader: BranchFileReader;
+  cleanup: BranchCleanup;
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export function createGitModule(platform: Platform, deps: GitDeps): GitModule {
+  const workspaces = deps.workspaces.service;
+  const readBranchFile: ReadBranchFile = async (project, branch, path, signal) => ({
+    commit: null,
+    file: await workspaces.branchFile(project, branch, path, signal),
+  });
+  const reader = new BranchFileReader(deps.projects.service, readBranchFile);
+  const cleanup = new BranchCleanup({
+    db: platform.database.db,
+    projects: deps.projects.service,
+    workspaces,
+  });
+  return { reader, cleanup, registerRoutes: (app) => registerGitRoutes(app, reader, cleanup) };
+}
