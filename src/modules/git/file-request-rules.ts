@@ -31,23 +31,3 @@ export function normalizeRepoPath(path: string): string {
     .filter((segment) => segment !== '' && segment !== '.')
     .join('/');
 }
-
-/** Why `branch` is not a usable branch name (git check-ref-format rules), or null when it is. */
-export function branchNameProblem(branch: string): string | null {
-  if (branch.length === 0) return 'the branch is empty';
-  if (branch.length > 250) return 'the branch name is longer than 250 characters';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(branch)) {
-    return 'the branch name contains a space, a control character or one of ~ ^ : ? * [ \\';
-  }
-  if (branch.startsWith('-') || branch.startsWith('/') || branch.endsWith('/') || branch.endsWith('.')) {
-    return 'the branch name starts with - or /, or ends with / or .';
-  }
-  if (branch.includes('..') || branch.includes('@{') || branch.includes('//') || branch === '@') {
-    return 'the branch name contains "..", "@{" or "//"';
-  }
-  if (branch.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock'))) {
-    return 'a part of the branch name starts with . or ends with .lock';
-  }
-  return null;
-}

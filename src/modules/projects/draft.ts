@@ -3,12 +3,12 @@
  * fields present change, an explicit null clears (or resets to the default), values are trimmed
  * and normalised, and the merged result is checked field by field. Pure; the service stores it.
  */
+import { branchNameProblem } from '../../platform/git/index.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
 import type { DeliveryCell } from '../agents/index.js';
 import { type GitProvider, inferProvider, isParsed, parseGitUrl, providerMismatch } from './git-url.js';
 import { normalizeLadder } from './ladder.js';
 import {
-  branchProblem,
   DEFAULT_CI_WATCH_WORKFLOW,
   forgeApiUrlProblem,
   normalizeCommand,
@@ -158,9 +158,9 @@ function stateProblems(state: ProjectState): FieldProblem[] {
   if (state.gitProvider && isParsed(url))
     add('git_provider', providerMismatch(state.gitProvider, state.gitUrl));
   if (state.forgeApiUrl) add('forge_api_url', forgeApiUrlProblem(state.forgeApiUrl));
-  add('default_branch', branchProblem(state.defaultBranch));
+  add('default_branch', branchNameProblem(state.defaultBranch));
   state.protectedBranches.forEach((branch, index) => {
-    add(`protected_branches.${index}`, branchProblem(branch));
+    add(`protected_branches.${index}`, branchNameProblem(branch));
   });
   add('ci_watch_workflow', workflowProblem(state.ciWatchWorkflow));
   return problems;

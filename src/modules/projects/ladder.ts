@@ -3,8 +3,9 @@
  * target), reference C §7.15. Validation keeps the order, needs non-empty names and branches,
  * unique names and branches, and at least two rungs; an empty ladder is stored as null.
  */
+
+import { branchNameProblem } from '../../platform/git/index.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
-import { branchProblem } from './rules.js';
 import type { LadderRung } from './schema.js';
 
 /** The ladder to store (null for none) and any problems, with `body.environments.N.field` paths. */
@@ -24,7 +25,7 @@ export function normalizeLadder(
     if (!rung.name) problems.push({ field: `${field}.${index}.name`, message: 'must not be empty' });
     else if (names.has(rung.name))
       problems.push({ field: `${field}.${index}.name`, message: 'is used twice' });
-    const branchIssue = rung.branch ? branchProblem(rung.branch) : 'must not be empty';
+    const branchIssue = rung.branch ? branchNameProblem(rung.branch) : 'must not be empty';
     if (branchIssue) problems.push({ field: `${field}.${index}.branch`, message: branchIssue });
     else if (branches.has(rung.branch)) {
       problems.push({ field: `${field}.${index}.branch`, message: 'is used by another rung' });

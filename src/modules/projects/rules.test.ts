@@ -1,7 +1,6 @@
 /** Field rules of projects: slugs, branch names, relative paths, lockfile paths, forge URLs, commands. */
 import { describe, expect, it } from 'vitest';
 import {
-  branchProblem,
   forgeApiUrlProblem,
   normalizeCommand,
   normalizeDepUpdatePaths,
@@ -16,28 +15,6 @@ describe('slugProblem', () => {
     for (const bad of ['', 'Web', 'web_app', 'x'.repeat(51), '123e4567-e89b-12d3-a456-426614174000']) {
       expect(slugProblem(bad)).not.toBeNull();
     }
-  });
-});
-
-describe('branchProblem', () => {
-  it.each(['main', 'develop', 'release/1.2', 'feature/x-y_z', 'v1.0'])('accepts %s', (name) => {
-    expect(branchProblem(name)).toBeNull();
-  });
-  it.each([
-    '',
-    'has space',
-    '-main',
-    '/main',
-    'main/',
-    'a..b',
-    'a//b',
-    'x.lock',
-    '.hidden',
-    'a:b',
-    'a@{1}',
-    'end.',
-  ])('refuses %j', (name) => {
-    expect(branchProblem(name)).not.toBeNull();
   });
 });
 

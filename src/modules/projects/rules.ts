@@ -20,23 +20,6 @@ export function slugProblem(slug: string): string | null {
   return null;
 }
 
-/** A branch name git would accept (the check-ref-format rules that matter), or why not. */
-export function branchProblem(name: string): string | null {
-  if (!name) return 'must not be empty';
-  if (name.length > 200) return 'must be at most 200 characters';
-  if (CONTROL.test(name) || /[\s~^:?*[\\]/.test(name)) return 'contains a character git does not allow';
-  if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) {
-    return 'must not start with - or /, nor end with / or .';
-  }
-  if (name.includes('..') || name.includes('//') || name.includes('@{') || name === '@') {
-    return 'must not contain "..", "//" or "@{"';
-  }
-  if (name.split('/').some((part) => part.startsWith('.') || part.endsWith('.lock'))) {
-    return 'no part may start with . or end with .lock';
-  }
-  return null;
-}
-
 /** A repository-relative path: not absolute, no `..` segment, no backslashes or control characters. */
 export function relativePathProblem(path: string): string | null {
   if (!path) return 'must not be empty';

@@ -3,6 +3,7 @@
  * de-duplicated merge, and who may work a session — the task's assignee or active claimant (or the
  * session's own agent), or the CEO, a PM or the system on anyone's behalf.
  */
+import { BRANCH_NAME_MAX } from '../../platform/git/index.js';
 import type { Role } from '../../platform/http/auth/identity.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
 
@@ -14,28 +15,13 @@ export type EndStatus = (typeof END_STATUSES)[number];
 /** Roles that may start and work sessions on behalf of the task's owner. */
 export const SESSION_MANAGER_ROLES: readonly Role[] = ['ceo', 'main_pm', 'cell_pm', 'system'];
 
-export const LIMITS = { branch: 250, message: 2000, file: 500, filesPerCommit: 1000, prUrl: 500 } as const;
-
-/** Why `name` is not a usable git branch name (git check-ref-format rules), or null. */
-export function branchNameProblem(name: string): string | null {
-  if (name.length === 0) return 'must not be empty';
-  if (name.length > LIMITS.branch) return `must be at most ${LIMITS.branch} characters`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: rejecting them is the point
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) {
-    return 'must not contain spaces, control characters or any of ~ ^ : ? * [ \\';
-  }
-  if (name.startsWith('-')) return 'must not start with -';
-  if (name.startsWith('/') || name.endsWith('/') || name.includes('//'))
-    return 'must not have empty path segments';
-  if (name.includes('..')) return 'must not contain ..';
-  if (name.includes('@{') || name === '@') return 'must not contain @{ or be @';
-  if (name.endsWith('.')) return 'must not end with .';
-  for (const segment of name.split('/')) {
-    if (segment.startsWith('.')) return 'no path segment may start with .';
-    if (segment.endsWith('.lock')) return 'no path segment may end with .lock';
-  }
-  return null;
-}
+export const LIMITS = {
+  branch: BRANCH_NAME_MAX,
+  message: 2000,
+  file: 500,
+  filesPerCommit: 1000,
+  prUrl: 500,
+} as const;
 
 export const isCommitHash = (value: string): boolean => /^[0-9a-f]{7,40}$/i.test(value);
 

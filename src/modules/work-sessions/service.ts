@@ -9,13 +9,13 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors.js';
+import { branchNameProblem } from '../../platform/git/index.js';
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isTerminal } from '../lifecycle/index.js';
 import { tasks } from '../tasks/schema.js';
 import {
-  branchNameProblem,
   type EndStatus,
   fileListProblems,
   isCommitHash,

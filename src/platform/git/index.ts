@@ -3,6 +3,7 @@
  * AbortSignals, credentials only in the environment. Operations are plain functions over a
  * `GitRepo` handle (`openRepo(runner, dir, call)`).
  */
+export { BRANCH_NAME_MAX, branchNameProblem } from './branch-name.js';
 export {
   type CommitOptions,
   commitStaged,
