@@ -148,6 +148,10 @@ describe('GET /api/git/file', () => {
     const feature = await readFile({ project: p.slug, branch: 'feature/readme', path: 'README.md' });
     expect(main.json().lines[0]).toBe('# Shop');
     expect(feature.json().lines).toEqual(['# Shop, renamed']);
+    const tip = async (branch: string) =>
+      (await runner.text(['rev-parse', `refs/heads/${branch}`], { cwd: p.remote })).trim();
+    expect(main.json().commit).toBe(await tip('main'));
+    expect(feature.json().commit).toBe(await tip('feature/readme'));
   });
 
   it('answers the window around a line, and an explicit range', async () => {

@@ -147,8 +147,11 @@ describe('the merge chain on a bare remote with the local forge', () => {
     expect(await ws.cleanupTask(leaf, project)).toEqual([leafSpace.path]);
     expect(existsSync(leafSpace.path)).toBe(false);
 
-    expect(await ws.branchFile(project, 'main', 'src/limiter.ts')).toMatchObject({ kind: 'text', size: 50 });
-    expect(await ws.branchFile(project, cellSpace.branch, 'nope.txt')).toBeNull();
+    const read = await ws.branchFile(project, 'main', 'src/limiter.ts');
+    expect(read?.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(read?.file).toMatchObject({ kind: 'text', size: 50 });
+    expect((await ws.branchFile(project, 'main', 'nope.txt'))?.file).toBeNull();
+    expect(await ws.branchFile(project, 'no-such-branch', 'src/limiter.ts')).toBeNull();
     await ws.deleteRemoteBranch(project, cellSpace.branch);
     expect(await fx.tip(remote, cellSpace.branch)).toBeNull();
     await expect(ws.deleteRemoteBranch(project, 'main')).rejects.toMatchObject({ code: 'protected_branch' });

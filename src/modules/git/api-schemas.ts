@@ -36,9 +36,7 @@ export const FileSliceView = Type.Object(
     project_id: Type.String({ format: 'uuid' }),
     branch: Type.String(),
     path: Type.String({ description: 'The path as read (`./` and doubled slashes dropped).' }),
-    commit: Type.Union([Type.String(), Type.Null()], {
-      description: 'The branch tip the file was read at; null when the reader does not report it.',
-    }),
+    commit: Type.String({ description: 'The branch tip (commit SHA) the file was read at.' }),
     start_line: Type.Integer({ description: 'First line answered (1-based).' }),
     end_line: Type.Integer({ description: 'Last line answered; start_line − 1 for an empty file.' }),
     total_lines: Type.Integer({ description: 'Lines in the whole file.' }),

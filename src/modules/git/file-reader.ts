@@ -5,10 +5,11 @@
  * file 422 with its own code.
  */
 import type { FileAtRef } from '../../platform/git/index.js';
+import { branchNameProblem } from '../../platform/git/index.js';
 import { AppError, type FieldProblem, notFound, unprocessable } from '../../platform/http/errors.js';
 import type { ProjectRow } from '../projects/index.js';
 import type { WorkspaceProject } from '../workspaces/index.js';
-import { branchNameProblem, normalizeRepoPath, repoPathProblem } from './file-request-rules.js';
+import { normalizeRepoPath, repoPathProblem } from './file-request-rules.js';
 import {
   type FileWindow,
   planWindow,
@@ -17,14 +18,14 @@ import {
   windowRequestProblems,
 } from './file-window.js';
 
-/** What reading a file at a branch tip gives: the tip's commit when the reader knows it, and the file. */
+/** What reading a file at a branch tip gives: the tip's commit, and the file. */
 export interface BranchFileRead {
-  commit: string | null;
+  commit: string;
   /** Null when the branch has no such file. */
   file: FileAtRef | null;
 }
 
-/** Reads `path` at the tip of `branch`; null when the reader knows the branch does not exist. */
+/** Reads `path` at the tip of `branch`; null when the branch does not exist. */
 export type ReadBranchFile = (
   project: WorkspaceProject,
   branch: string,
@@ -42,7 +43,7 @@ export interface FileSlice {
   project: ProjectRow;
   branch: string;
   path: string;
-  commit: string | null;
+  commit: string;
   totalLines: number;
   window: FileWindow;
   lines: string[];
@@ -62,7 +63,7 @@ export class BranchFileReader {
     const read = await this.read(project, query.branch, path, signal);
     if (!read) throw notFound(`project ${project.slug} has no branch ${query.branch}`);
     const { commit, file } = read;
-    const text = textOf(file, project, query.branch, path, commit);
+    const text = textOf(file, project, query.branch, path);
     const all = splitLines(text);
     const planned = planWindow(query, all.length);
     if ('problem' in planned) {
@@ -95,12 +96,9 @@ function textOf(
   project: ProjectRow,
   branch: string,
   path: string,
-  commit: string | null,
 ): string {
   if (!file) {
-    // Without the tip's commit the reader could not tell a missing branch from a missing file.
-    const orBranch = commit ? '' : ' (or no such branch)';
-    throw notFound(`there is no file ${path} on branch ${branch} of project ${project.slug}${orBranch}`);
+    throw notFound(`there is no file ${path} on branch ${branch} of project ${project.slug}`);
   }
   if (file.kind === 'binary') {
     throw new AppError(

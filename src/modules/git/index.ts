@@ -23,10 +23,8 @@ export interface GitModule {
 
 export function createGitModule(platform: Platform, deps: GitDeps): GitModule {
   const workspaces = deps.workspaces.service;
-  const readBranchFile: ReadBranchFile = async (project, branch, path, signal) => ({
-    commit: null,
-    file: await workspaces.branchFile(project, branch, path, signal),
-  });
+  const readBranchFile: ReadBranchFile = (project, branch, path, signal) =>
+    workspaces.branchFile(project, branch, path, signal);
   const reader = new BranchFileReader(deps.projects.service, readBranchFile);
   const cleanup = new BranchCleanup({
     db: platform.database.db,

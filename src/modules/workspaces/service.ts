@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Forge, RetryOptions } from '../../platform/forge/index.js';
-import { assertRef, type FileAtRef, GitRunner, KeyedQueue, showFileAt } from '../../platform/git/index.js';
+import { assertRef, type FileAtRef, GitRunner, KeyedQueue, resolveRef, showFileAt } from '../../platform/git/index.js';
 import { type CommitInput, type CommitResult, commitTaskWork } from './commits.js';
 import type { WorkspaceContext } from './context.js';
 import { gitFailed, WorkspaceError } from './errors.js';
@@ -125,16 +125,20 @@ export class WorkspacesService {
     return this.ctx.forges.forgeFor(project);
   }
 
-  /** A file at the tip of a branch, read from the project's mirror (no workspace needed); null when absent. */
+  /**
+   * A file at the tip of a branch, read from the project's mirror (no workspace needed): the tip's
+   * commit and the file (null when absent); null when there is no such branch.
+   */
   async branchFile(
     project: WorkspaceProject,
     branch: string,
     path: string,
     signal?: AbortSignal,
-  ): Promise<FileAtRef | null> {
+  ): Promise<{ commit: string; file: FileAtRef | null } | null> {
     const mirror = await this.ctx.mirrors.sync(project, signal);
     try {
-      return await showFileAt(mirror, `refs/heads/${assertRef(branch, 'branch')}`, path);
+      const commit = await resolveRef(mirror, `refs/heads/${assertRef(branch, 'branch')}`);
+      return commit ? { commit, file: await showFileAt(mirror, commit, path) } : null;
     } catch (error) {
       throw gitFailed(error, `reading ${path} on ${branch}`);
     }
