@@ -167,6 +167,10 @@ describe('editing agents (CEO only)', () => {
     expect(fields(await send('PATCH', '/api/agents/be-dev-1', { team: null }))).toEqual(['body.team']);
     expect((await send('PATCH', '/api/agents/nobody', { name: 'x' })).statusCode).toBe(404);
     expect((await send('PATCH', '/api/agents/be-dev-1', { name: 'me' }, dev())).statusCode).toBe(403);
+    // The role is checked before the body: a caller who may not edit learns nothing about the schema.
+    const invalidFromDev = await send('PATCH', '/api/agents/be-dev-1', { name: 42, bogus: true }, dev());
+    expect(invalidFromDev.statusCode).toBe(403);
+    expect((await send('PATCH', '/api/agents/be-dev-1', { name: 42 })).statusCode).toBe(422);
     expect(fields(await send('PATCH', '/api/agents/be-dev-1', { slug: 'renamed' }))).toEqual(['body.slug']);
   });
 });

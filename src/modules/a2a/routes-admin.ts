@@ -23,7 +23,7 @@ export function registerA2aAdminRoutes(app: FastifyInstance, service: A2aService
   api.get(
     '/api/a2a/admin/conversations',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'CEO: every agent-to-agent conversation, most recently active first',
@@ -40,7 +40,7 @@ export function registerA2aAdminRoutes(app: FastifyInstance, service: A2aService
   api.get(
     '/api/a2a/admin/conversations/:id/messages',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'CEO: the full text of any conversation’s messages, a page at a time',

@@ -36,7 +36,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.post(
     '/api/a2a/conversations',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Open a conversation with another agent, with its first message',
@@ -71,7 +71,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.get(
     '/api/a2a/conversations',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List the caller’s conversations, most recently active first',
@@ -94,7 +94,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.get(
     '/api/a2a/conversations/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one of the caller’s conversations',
@@ -108,7 +108,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.post(
     '/api/a2a/conversations/:id/messages',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Write a message in a conversation',
@@ -144,7 +144,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.get(
     '/api/a2a/conversations/:id/messages',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read a page of a conversation’s messages (latest first page, oldest first within it)',
@@ -159,7 +159,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.post(
     '/api/a2a/conversations/:id/read',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Mark a conversation read up to its latest message',
@@ -176,11 +176,13 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.post(
     '/api/a2a/conversations/:id/close',
     {
-      preHandler: requireIdentity,
       // The body is optional: no body means no resolution.
-      preValidation: async (request) => {
-        (request as { body: unknown }).body ??= {};
-      },
+      preValidation: [
+        requireIdentity,
+        async (request) => {
+          (request as { body: unknown }).body ??= {};
+        },
+      ],
       schema: {
         tags: TAGS,
         summary: 'Close a conversation, with an optional resolution (the body may be omitted)',
@@ -199,7 +201,7 @@ export function registerA2aRoutes(app: FastifyInstance, service: A2aService): vo
   api.get(
     '/api/a2a/inbox',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'The caller’s unread counts and unanswered requests',

@@ -47,7 +47,7 @@ export function registerAgentsRoutes(app: FastifyInstance, service: AgentsServic
   api.get(
     '/api/agents',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List the roster',
@@ -66,7 +66,7 @@ export function registerAgentsRoutes(app: FastifyInstance, service: AgentsServic
   api.get(
     '/api/agents/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one agent by UUID or slug (retired ones too)',
@@ -80,7 +80,7 @@ export function registerAgentsRoutes(app: FastifyInstance, service: AgentsServic
   api.post(
     '/api/agents',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Add an agent (CEO only)',
@@ -106,7 +106,7 @@ export function registerAgentsRoutes(app: FastifyInstance, service: AgentsServic
   api.patch(
     '/api/agents/:id',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Edit an agent (CEO only)',
@@ -130,7 +130,7 @@ export function registerAgentsRoutes(app: FastifyInstance, service: AgentsServic
   api.post(
     '/api/agents/:id/retire',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Retire an agent (CEO only)',

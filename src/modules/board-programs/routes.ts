@@ -28,7 +28,7 @@ export function registerBoardProgramRoutes(app: FastifyInstance, runner: BoardPr
   api.get(
     '/api/board-programs',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'The board programs: definition, enabled state, last cycle and any pause holding them',
@@ -41,7 +41,7 @@ export function registerBoardProgramRoutes(app: FastifyInstance, runner: BoardPr
   api.get(
     '/api/board-programs/:key/cycles',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'A board program’s cycle history, newest first',
@@ -60,7 +60,7 @@ export function registerBoardProgramRoutes(app: FastifyInstance, runner: BoardPr
   api.post(
     '/api/board-programs/:key/run-now',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Run one cycle of a board program now and answer with it',

@@ -13,7 +13,7 @@ export function registerChatRelayRoutes(app: FastifyInstance, service: ChatRelay
   api.get(
     '/api/telegram/credentials',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Whether the Telegram relay credentials are set (never the credentials themselves)',
@@ -26,7 +26,7 @@ export function registerChatRelayRoutes(app: FastifyInstance, service: ChatRelay
   api.post(
     '/api/telegram/credentials',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Set both Telegram relay credentials, or clear both',

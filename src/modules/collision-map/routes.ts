@@ -32,7 +32,7 @@ export function registerCollisionMapRoutes(app: FastifyInstance, service: Collis
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/tasks/:id/collision-map',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'The task’s declared surface and the same-parent siblings it collides with',

@@ -34,7 +34,7 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
   api.get(
     '/api/orchestrator/agents',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'The agents running now',
@@ -50,7 +50,7 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
   api.post(
     '/api/orchestrator/agents/:agent_id/spawn',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Spawn an agent by hand',
@@ -83,7 +83,7 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
   api.post(
     '/api/orchestrator/agents/:agent_id/stop',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Stop a running agent',
@@ -108,7 +108,7 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
   api.get(
     '/api/orchestrator/dispatcher',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'The dispatcher’s state',

@@ -40,7 +40,7 @@ export function registerFindingsRoutes(app: FastifyInstance, service: FindingsSe
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/tasks/:id/findings',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'The task’s findings ledger with per-origin status counts',

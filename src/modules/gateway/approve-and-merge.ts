@@ -23,7 +23,7 @@ export function registerApproveAndMerge(app: FastifyInstance, tasks: TasksServic
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/api/tasks/:id/approve-and-merge',
     {
-      preHandler: requireRole('ceo'),
+      preValidation: requireRole('ceo'),
       schema: {
         tags: ['tasks'],
         summary: 'The CEO merges a root task into the default branch and completes it',

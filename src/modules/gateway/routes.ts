@@ -53,8 +53,7 @@ export function registerGatewayRoutes(app: FastifyInstance, services: GatewaySer
       api.post(
         `/api/v1/flow/${route}/${verb.name}`,
         {
-          preHandler: requireIdentity,
-          preValidation: bodyOptional,
+          preValidation: [requireIdentity, bodyOptional],
           attachValidation: true,
           schema: {
             tags: TAGS,
@@ -72,8 +71,7 @@ export function registerGatewayRoutes(app: FastifyInstance, services: GatewaySer
   api.post(
     '/api/v1/flow/:route/:verb',
     {
-      preHandler: requireIdentity,
-      preValidation: bodyOptional,
+      preValidation: [requireIdentity, bodyOptional],
       attachValidation: true,
       schema: {
         tags: TAGS,
@@ -91,8 +89,7 @@ export function registerGatewayRoutes(app: FastifyInstance, services: GatewaySer
   api.post(
     '/api/v1/do',
     {
-      preHandler: requireIdentity,
-      preValidation: bodyOptional,
+      preValidation: [requireIdentity, bodyOptional],
       attachValidation: true,
       schema: {
         tags: TAGS,

@@ -25,7 +25,7 @@ export function registerGitRoutes(
   api.get(
     '/api/git/file',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read a file at the tip of a branch (no workspace needed)',
@@ -53,7 +53,7 @@ export function registerGitRoutes(
   api.post(
     '/api/git/branches/cleanup',
     {
-      preHandler: requireRole(...CLEANUP_ROLES),
+      preValidation: requireRole(...CLEANUP_ROLES),
       schema: {
         tags: TAGS,
         summary: 'Delete the branches of completed and cancelled tasks (CEO and PMs)',

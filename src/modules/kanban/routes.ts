@@ -29,7 +29,7 @@ export function registerKanbanRoutes(app: FastifyInstance, service: KanbanServic
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/kanban',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'The board: tasks grouped by state, with counts',

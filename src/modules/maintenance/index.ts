@@ -12,7 +12,7 @@ import type { Hold } from '../../platform/scheduler/index.js';
 import type { MaintenanceDeps } from '../registry.js';
 import { describePause, type PauseRow, type PauseScope } from './pause-rules.js';
 import { registerMaintenancePauseRoutes } from './routes.js';
-import { MaintenancePauseService, type PauseRecordStore } from './service.js';
+import { MaintenancePauseService } from './service.js';
 
 export {
   DEFAULT_PAUSE_HOURS,

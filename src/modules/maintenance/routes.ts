@@ -27,7 +27,7 @@ export function registerMaintenancePauseRoutes(app: FastifyInstance, service: Ma
   api.get(
     '/api/maintenance-pause',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'The maintenance pause state of all three scopes',
@@ -43,7 +43,7 @@ export function registerMaintenancePauseRoutes(app: FastifyInstance, service: Ma
   api.post(
     '/api/maintenance-pause/:scope',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Pause one scope (drain or kill) until expires_at',
@@ -62,7 +62,7 @@ export function registerMaintenancePauseRoutes(app: FastifyInstance, service: Ma
   api.delete(
     '/api/maintenance-pause/:scope',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Resume one scope now (idempotent)',

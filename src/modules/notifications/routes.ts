@@ -35,7 +35,7 @@ export function registerNotificationRoutes(app: FastifyInstance, service: Notifi
   api.post(
     '/api/notifications',
     {
-      preHandler: requireRole(...SENDER_ROLES),
+      preValidation: requireRole(...SENDER_ROLES),
       schema: {
         tags: TAGS,
         summary: 'Send a notification to one or more agents',
@@ -60,7 +60,7 @@ export function registerNotificationRoutes(app: FastifyInstance, service: Notifi
   api.get(
     '/api/notifications',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Your own notifications, newest first, with unread and pending-ack counts',
@@ -80,7 +80,7 @@ export function registerNotificationRoutes(app: FastifyInstance, service: Notifi
   api.get(
     '/api/notifications/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one of your notifications (marks it read)',
@@ -100,7 +100,7 @@ export function registerNotificationRoutes(app: FastifyInstance, service: Notifi
   api.post(
     '/api/notifications/:id/read',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Mark one of your notifications read',
@@ -123,7 +123,7 @@ export function registerNotificationRoutes(app: FastifyInstance, service: Notifi
   api.post(
     '/api/notifications/:id/ack',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Acknowledge one of your ack-required notifications',

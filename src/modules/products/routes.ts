@@ -31,7 +31,7 @@ export function registerProductsRoutes(app: FastifyInstance, service: ProductsSe
   api.get(
     '/api/products',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List products with their cell routing',
@@ -49,7 +49,7 @@ export function registerProductsRoutes(app: FastifyInstance, service: ProductsSe
   api.get(
     '/api/products/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one product by UUID or slug',
@@ -63,7 +63,7 @@ export function registerProductsRoutes(app: FastifyInstance, service: ProductsSe
   api.post(
     '/api/products',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Create a product (PM or above)',
@@ -80,7 +80,7 @@ export function registerProductsRoutes(app: FastifyInstance, service: ProductsSe
   api.patch(
     '/api/products/:id',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Change a product (PM or above)',
@@ -96,7 +96,7 @@ export function registerProductsRoutes(app: FastifyInstance, service: ProductsSe
   api.delete(
     '/api/products/:id',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Delete a product (PM or above)',

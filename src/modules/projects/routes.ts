@@ -33,7 +33,7 @@ export function registerProjectsRoutes(app: FastifyInstance, service: ProjectsSe
   api.get(
     '/api/projects',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List projects',
@@ -51,7 +51,7 @@ export function registerProjectsRoutes(app: FastifyInstance, service: ProjectsSe
   api.get(
     '/api/projects/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one project by UUID or slug',
@@ -65,7 +65,7 @@ export function registerProjectsRoutes(app: FastifyInstance, service: ProjectsSe
   api.post(
     '/api/projects',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Create a project (CEO and PMs)',
@@ -91,7 +91,7 @@ export function registerProjectsRoutes(app: FastifyInstance, service: ProjectsSe
   api.patch(
     '/api/projects/:id',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Change a project (CEO and PMs)',
@@ -116,7 +116,7 @@ export function registerProjectsRoutes(app: FastifyInstance, service: ProjectsSe
   api.delete(
     '/api/projects/:id',
     {
-      preHandler: managers,
+      preValidation: managers,
       schema: {
         tags: TAGS,
         summary: 'Delete a project (CEO and PMs)',

@@ -37,7 +37,7 @@ export function registerTranscriptRoutes(app: FastifyInstance, transcripts: Tran
   api.get(
     '/api/stream/:agent_id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: "An agent's runs, newest first",
@@ -59,7 +59,7 @@ export function registerTranscriptRoutes(app: FastifyInstance, transcripts: Tran
   api.get(
     '/api/stream/:agent_id/runs/:run_id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: "One run's transcript, in order, paged",

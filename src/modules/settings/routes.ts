@@ -46,7 +46,7 @@ export function registerSettingsRoutes(
   api.get(
     '/api/settings',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'List every setting with its value, default and last change',
@@ -59,7 +59,7 @@ export function registerSettingsRoutes(
   api.get(
     '/api/settings/feature-flags',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'List the feature flags: persisted value, effective value, restart needed',
@@ -73,7 +73,7 @@ export function registerSettingsRoutes(
   api.get(
     '/api/settings/:key',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Read one setting',
@@ -87,7 +87,7 @@ export function registerSettingsRoutes(
   api.put(
     '/api/settings/:key',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Change a writable setting',

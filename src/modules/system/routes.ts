@@ -19,7 +19,7 @@ export function registerOrchestratorRoutes(app: FastifyInstance, scheduler: Sche
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/orchestrator/state',
     {
-      preHandler: requireRole('ceo'),
+      preValidation: requireRole('ceo'),
       schema: {
         tags: ['orchestrator'],
         summary: 'State of the background loops',

@@ -24,8 +24,7 @@ export function registerLifecycleRoutes(app: FastifyInstance, service: TasksServ
     api.post(
       `/api/tasks/:id/${route.path}`,
       {
-        preHandler: requireIdentity,
-        preValidation: bodyOptional,
+        preValidation: [requireIdentity, bodyOptional],
         schema: {
           tags: TAGS,
           summary: route.summary,

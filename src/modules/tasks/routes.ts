@@ -20,7 +20,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.post(
     '/api/tasks',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Open a task',
@@ -41,7 +41,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.get(
     '/api/tasks',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List tasks (filters, cursor or offset pagination)',
@@ -55,7 +55,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.get(
     '/api/tasks/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read a task',
@@ -69,7 +69,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.get(
     '/api/tasks/:id/events',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read a task’s audit trail (who, role, from, to, when, why)',
@@ -83,7 +83,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.patch(
     '/api/tasks/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Edit a task; the CEO may override its status (god mode)',
@@ -104,7 +104,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.post(
     '/api/tasks/:id/assign-review-pm',
     {
-      preHandler: requireRole('ceo', 'main_pm', 'system'),
+      preValidation: requireRole('ceo', 'main_pm', 'system'),
       schema: {
         tags: TAGS,
         summary: 'Assign the reviewing PM to a task awaiting PM review',
@@ -121,7 +121,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   api.post(
     '/api/tasks/:id/approve-and-start',
     {
-      preHandler: requireRole('ceo'),
+      preValidation: requireRole('ceo'),
       schema: {
         tags: TAGS,
         summary: 'The CEO confirms a pending task and hands it to the main PM',

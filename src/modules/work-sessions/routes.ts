@@ -51,7 +51,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.get(
     '/api/work-sessions',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'List work sessions, most recently started first',
@@ -69,7 +69,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.get(
     '/api/work-sessions/:id',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Read one work session',
@@ -83,7 +83,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.post(
     '/api/work-sessions',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Start a work session on a task',
@@ -113,7 +113,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.post(
     '/api/work-sessions/:id/commits',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Record a commit on an active session',
@@ -131,7 +131,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.post(
     '/api/work-sessions/:id/pr',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Record the pull request of an active session',
@@ -155,7 +155,7 @@ export function registerWorkSessionRoutes(app: FastifyInstance, service: WorkSes
   api.post(
     '/api/work-sessions/:id/end',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'End an active session as completed or abandoned',

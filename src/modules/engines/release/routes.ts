@@ -27,7 +27,7 @@ export function registerReleaseRoutes(app: FastifyInstance, manager: ReleaseMana
   api.get(
     '/api/release/proposal',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'The single held release proposal, with its report and executor state',
@@ -44,7 +44,7 @@ export function registerReleaseRoutes(app: FastifyInstance, manager: ReleaseMana
   api.post(
     '/api/release/proposal/approve',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Approve the proposal: 202 at once, the fail-closed executor runs in the background',
@@ -65,7 +65,7 @@ export function registerReleaseRoutes(app: FastifyInstance, manager: ReleaseMana
   api.post(
     '/api/release/proposal/reject',
     {
-      preHandler: ceoOnly,
+      preValidation: ceoOnly,
       schema: {
         tags: TAGS,
         summary: 'Reject the proposal with the changes required: it is CANCELLED and the slot freed',

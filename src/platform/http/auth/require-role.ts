@@ -1,9 +1,9 @@
-/** Route guard: `preHandler: requireRole('ceo')`. 401 without an identity, 403 for any other role. */
-import type { preHandlerAsyncHookHandler } from 'fastify';
+/** Route guard: `preValidation: requireRole('ceo')`. 401 without an identity, 403 for any other role. */
+import type { preValidationAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Role } from './identity.js';
 
-export function requireRole(...roles: Role[]): preHandlerAsyncHookHandler {
+export function requireRole(...roles: Role[]): preValidationAsyncHookHandler {
   const allowed = new Set<string>(roles);
   const who = roles.length === 1 ? `the ${roles[0]}` : roles.join(' or ');
   return async (request) => {
@@ -20,6 +20,6 @@ export function requireRole(...roles: Role[]): preHandlerAsyncHookHandler {
 }
 
 /** Any authenticated caller. */
-export const requireIdentity: preHandlerAsyncHookHandler = async (request) => {
+export const requireIdentity: preValidationAsyncHookHandler = async (request) => {
   if (!request.identity) throw new AppError(401, 'unauthenticated', 'identify yourself with X-Agent-Token');
 };

@@ -83,7 +83,7 @@ export function registerSessionRoutes(app: FastifyInstance, platform: Platform):
   api.get(
     '/api/auth/session',
     {
-      preHandler: requireIdentity,
+      preValidation: requireIdentity,
       schema: {
         tags: TAGS,
         summary: 'Who the caller is',

@@ -54,12 +54,12 @@ export async function startAuthTestApp(
   const echo = { tags: ['test'], summary: 'Echo the caller' };
   app.get(
     '/api/test/ceo',
-    { preHandler: requireRole('ceo'), schema: echo },
+    { preValidation: requireRole('ceo'), schema: echo },
     async (request) => request.identity,
   );
   app.get(
     '/api/test/anyone',
-    { preHandler: requireIdentity, schema: echo },
+    { preValidation: requireIdentity, schema: echo },
     async (request) => request.identity,
   );
   await app.ready();
