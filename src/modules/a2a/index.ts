@@ -12,6 +12,7 @@ export { a2aConversations, a2aMessages, a2aReadMarks } from './schema.js';
 export type { MessageDraft, SentMessage } from './send-message.js';
 export type { JoinTransaction, OpenConversation, SendInput } from './service.js';
 export type { AgentRef } from './store.js';
+export { type UnreadSummary, unreadSummarySql } from './unread-summary.js';
 export { A2aService };
 
 export interface A2aModule {

@@ -2,7 +2,21 @@
  * The SQL of A2A: conversation and message rows, participants' roster facts, paging, counts,
  * read marks. Every function takes the handle to use, so it works inside a transaction too.
  */
-import { and, count, desc, eq, gt, inArray, lt, max, ne, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  lt,
+  max,
+  ne,
+  or,
+  type Placeholder,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Role } from '../../platform/http/auth/identity.js';
@@ -79,7 +93,10 @@ export interface ConversationFilter {
   limit: number;
 }
 
-const involves = (agentId: string): SQL =>
+/** An agent id, or a placeholder for one in a prepared statement. */
+export type AgentKey = string | Placeholder;
+
+const involves = (agentId: AgentKey): SQL =>
   or(eq(a2aConversations.participantA, agentId), eq(a2aConversations.participantB, agentId))!;
 
 /** Conversations, most recently active first. */
@@ -111,15 +128,18 @@ export async function messageCounts(
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
-/** Messages `agentId` has not read, per conversation (only the other participant's messages count). */
-export async function unreadCounts(
+/**
+ * The query of the messages `agentId` has not read, counted per conversation (`id`, `n`; only the
+ * other participant's messages count), in the given conversations when named: run by
+ * `unreadCounts`, embedded by the unread summary.
+ */
+export function unreadByConversationQuery(
   db: Handle,
-  agentId: string,
+  agentId: AgentKey,
   conversationIds?: readonly string[],
-): Promise<Map<string, number>> {
-  if (conversationIds?.length === 0) return new Map();
-  const rows = await db
-    .select({ id: a2aMessages.conversationId, n: count() })
+) {
+  return db
+    .select({ id: a2aMessages.conversationId, n: count().as('n') })
     .from(a2aMessages)
     .innerJoin(a2aConversations, eq(a2aConversations.id, a2aMessages.conversationId))
     .leftJoin(
@@ -135,13 +155,23 @@ export async function unreadCounts(
       ),
     )
     .groupBy(a2aMessages.conversationId);
+}
+
+/** Messages `agentId` has not read, per conversation (only the other participant's messages count). */
+export async function unreadCounts(
+  db: Handle,
+  agentId: string,
+  conversationIds?: readonly string[],
+): Promise<Map<string, number>> {
+  if (conversationIds?.length === 0) return new Map();
+  const rows = await unreadByConversationQuery(db, agentId, conversationIds);
   return new Map(rows.map((r) => [r.id, r.n]));
 }
 
-/** Requests written to `agentId` that it has not answered yet. */
-export async function unansweredRequests(db: Handle, agentId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
+/** The query counting the requests written to `agentId` that it has not answered yet (`n`). */
+export function unansweredRequestsQuery(db: Handle, agentId: AgentKey) {
+  return db
+    .select({ n: count().as('n') })
     .from(a2aMessages)
     .innerJoin(a2aConversations, eq(a2aConversations.id, a2aMessages.conversationId))
     .where(
@@ -153,6 +183,11 @@ export async function unansweredRequests(db: Handle, agentId: string): Promise<n
               where answer.response_to_id = ${a2aMessages.id} and answer.sender_id = ${agentId})`,
       ),
     );
+}
+
+/** Requests written to `agentId` that it has not answered yet. */
+export async function unansweredRequests(db: Handle, agentId: string): Promise<number> {
+  const [row] = await unansweredRequestsQuery(db, agentId);
   return row?.n ?? 0;
 }
 

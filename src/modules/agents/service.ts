@@ -3,6 +3,12 @@
  * them, record their runtime state, and answer the org questions other modules ask (who is the
  * cell PM, the main PM, whom does this agent escalate to). Identities in tokens may name an agent
  * by UUID or by slug.
+ *
+ * The hot roster reads — an agent's identity facts (`identify`, `actorOf`: every gateway call) and
+ * the agents of a role (`byRole` and the org helpers on it) — are cached for
+ * `ROSTER_CACHE_TTL_MS`: an add, edit or retire through this service drops the cache at once, and
+ * another replica's edit is seen within the TTL (as the retired set of authentication is).
+ * Runtime state (status, current task) is not part of an identity, and may lag in `byRole`'s rows.
  */
 
 import { and, asc, eq, isNull, type SQL } from 'drizzle-orm';
@@ -13,6 +19,7 @@ import type { Identity, Role, Team } from '../../platform/http/auth/identity.js'
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { RetiredAgents } from './retired-agents.js';
+import { ROSTER_CACHE_TTL_MS, RosterCache } from './roster-cache.js';
 import {
   type AgentStatus,
   escalationChain,
@@ -68,18 +75,46 @@ export interface AgentChanges {
   capabilities?: string[] | undefined;
 }
 
+/** The facts that identify an agent and change only through an add, edit or retire. */
+export interface AgentIdentity {
+  readonly id: string;
+  readonly slug: string;
+  readonly role: Role;
+  readonly team: Team | null;
+  readonly retiredAt: Date | null;
+}
+
 const byKey = (key: string) => (isUuid(key) ? eq(agents.id, key) : eq(agents.slug, key));
+const identityColumns = {
+  id: agents.id,
+  slug: agents.slug,
+  role: agents.role,
+  team: agents.team,
+  retiredAt: agents.retiredAt,
+};
 const unique = (values: string[]) => [...new Set(values.map((v) => v.trim()).filter(Boolean))];
 
 export class AgentsService {
   /** Retired identities, for authentication to refuse. */
   readonly retired: RetiredAgents;
 
+  private readonly identities: RosterCache<AgentIdentity | null>;
+  private readonly roles: RosterCache<Agent[]>;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock = systemClock,
+    cacheTtlMs = ROSTER_CACHE_TTL_MS,
   ) {
     this.retired = new RetiredAgents(db);
+    this.identities = new RosterCache(cacheTtlMs, Date.now);
+    this.roles = new RosterCache(cacheTtlMs, Date.now);
+  }
+
+  /** After an add, edit or retire: the cached roster reads are dropped. */
+  private rosterChanged(): void {
+    this.identities.clear();
+    this.roles.clear();
   }
 
   /** The agent a UUID or slug names, retired ones included; null when there is none. */
@@ -88,13 +123,26 @@ export class AgentsService {
     return (row as Agent | undefined) ?? null;
   }
 
+  /** The identity facts of the agent a UUID or slug names, retired ones included (cached); null when none. */
+  identify(idOrSlug: string): Promise<AgentIdentity | null> {
+    const key = idOrSlug.trim().toLowerCase();
+    return this.identities.get(
+      key,
+      async () => {
+        const [row] = await this.db.select(identityColumns).from(agents).where(byKey(key)).limit(1);
+        return (row as AgentIdentity | undefined) ?? null;
+      },
+      (found) => found !== null,
+    );
+  }
+
   /**
    * The roster agent behind a proven identity (token or panel session), by UUID or slug. 403
    * `unknown_agent` when it names no agent or a retired one; 403 `role_mismatch` when the agent's
    * role is not the one the proof carries. The one mapping every module uses.
    */
   async actorOf(identity: Pick<Identity, 'id' | 'role'>): Promise<AgentActor> {
-    const agent = await this.resolve(identity.id);
+    const agent = await this.identify(identity.id);
     if (!agent || agent.retiredAt) {
       throw new AppError(403, 'unknown_agent', `"${identity.id}" is not an agent of the roster`);
     }
@@ -151,6 +199,7 @@ export class AgentsService {
           updatedAt: now,
         })
         .returning();
+      this.rosterChanged();
       return row as Agent;
     } catch (error) {
       if (isUniqueViolation(error)) throw slugTaken(slug);
@@ -179,6 +228,7 @@ export class AgentsService {
       })
       .where(eq(agents.id, agent.id))
       .returning();
+    this.rosterChanged();
     return row as Agent;
   }
 
@@ -199,6 +249,7 @@ export class AgentsService {
       .where(and(eq(agents.id, agent.id), isNull(agents.retiredAt)))
       .returning();
     this.retired.invalidate();
+    this.rosterChanged();
     if (!row) throw new AppError(409, 'already_retired', `agent ${agent.slug} is already retired`);
     return row as Agent;
   }
@@ -218,16 +269,18 @@ export class AgentsService {
       .where(eq(agents.id, agentId));
   }
 
-  /** Active (not retired) agents with `role`, in `team` when given, seeded ones first. */
-  async byRole(role: Role, team?: Team | null): Promise<Agent[]> {
-    const conditions = [eq(agents.role, role), isNull(agents.retiredAt)];
-    if (team) conditions.push(eq(agents.team, team));
-    const rows = await this.db
-      .select()
-      .from(agents)
-      .where(and(...conditions))
-      .orderBy(asc(agents.createdAt), asc(agents.slug));
-    return rows as Agent[];
+  /** Active (not retired) agents with `role`, in `team` when given, seeded ones first (cached). */
+  byRole(role: Role, team?: Team | null): Promise<Agent[]> {
+    return this.roles.get(`${role}:${team ?? ''}`, async () => {
+      const conditions = [eq(agents.role, role), isNull(agents.retiredAt)];
+      if (team) conditions.push(eq(agents.team, team));
+      const rows = await this.db
+        .select()
+        .from(agents)
+        .where(and(...conditions))
+        .orderBy(asc(agents.createdAt), asc(agents.slug));
+      return rows as Agent[];
+    });
   }
 
   /** The PM of a delivery cell, or null when the post is vacant. */

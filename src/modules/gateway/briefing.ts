@@ -1,11 +1,16 @@
 /**
  * The envelope's `context_briefing` (reference A §8.6): what the agent should know before its next
  * move. Always: unread A2A (count and up to 10 conversations) and pending notifications (counts
- * and up to 10). A full briefing (claims, give_me_work, triage, resume) adds the task hand-off
+ * and up to 10), read together in one statement from the A2A and notifications modules' summary
+ * expressions. A full briefing (claims, give_me_work, triage, resume) adds the task hand-off
  * digest: the task, its parents, branch and pull request, recent commits, notes and open findings.
  * Every part is best-effort: a part that cannot be read says so and never fails the verb.
  */
+import { sql } from 'drizzle-orm';
+import { perDatabase } from '../../platform/db/client.js';
+import { type UnreadSummary, unreadSummarySql } from '../a2a/index.js';
 import { renderFinding } from '../findings/index.js';
+import { type PendingSummary, pendingSummarySql } from '../notifications/index.js';
 import type { Actor, TaskView } from '../tasks/index.js';
 import type { GatewayServices } from './context.js';
 
@@ -15,38 +20,50 @@ const unavailable = (error: unknown) => ({
   unavailable: error instanceof Error ? error.message : String(error),
 });
 
-async function unreadA2a(s: GatewayServices, actor: Actor) {
-  const inbox = await s.a2a.inbox(actor);
-  return {
-    total: inbox.total_unread,
-    unanswered_requests: inbox.unanswered_requests,
-    conversations: inbox.conversations.slice(0, LIST_CAP).map((c) => ({
-      conversation_id: c.id,
-      with: c.participant_a.id === actor.id ? c.participant_b.slug : c.participant_a.slug,
-      topic: c.topic,
-      task_id: c.task_id,
-      unread: c.unread ?? 0,
-    })),
-    ...(inbox.total_unread > 0 ? { hint: 'read them with the read_a2a tool' } : {}),
-  };
+/** Both summaries as one prepared statement (per database handle), for an agent. */
+const inboxesStatement = perDatabase((db) => {
+  const agent = sql.placeholder('agent');
+  // Each expression is nested in a wrapper: Drizzle strips the table from the columns written
+  // directly in a select-list expression, which would make the summaries' joins ambiguous.
+  return db
+    .select({
+      a2a: sql<UnreadSummary>`${unreadSummarySql(db, agent, LIST_CAP)}`,
+      notifications: sql<PendingSummary>`${pendingSummarySql(db, agent, LIST_CAP)}`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare('gateway_inboxes');
+});
+
+/** What the briefing shows of the caller's inboxes: its unread A2A and pending notifications. */
+export interface Inboxes {
+  a2a: UnreadSummary;
+  notifications: PendingSummary;
 }
 
-async function pendingNotifications(s: GatewayServices, actor: Actor) {
-  const list = await s.notifications.list(actor.id, { unreadOnly: true, limit: LIST_CAP });
-  return {
-    unread: list.unread_count,
-    pending_ack: list.pending_ack_count,
-    items: list.notifications.map((n) => ({
-      id: n.id,
-      type: n.type,
-      priority: n.priority,
-      subject: n.subject,
-      ack_required: n.ack_required,
-      related_task_id: n.related_task_id,
-      sent_at: n.sent_at,
-    })),
-  };
+/** The caller's unread A2A (the latest 10 conversations listed) and pending notifications, in one statement. */
+export async function readInboxes(s: GatewayServices, actor: Actor): Promise<Inboxes> {
+  const [row] = await inboxesStatement(s.db).execute({ agent: actor.id });
+  return row as Inboxes;
 }
+
+const unreadA2a = (a2a: UnreadSummary) => ({
+  total: a2a.total_unread,
+  unanswered_requests: a2a.unanswered_requests,
+  conversations: a2a.conversations.map((c) => ({
+    conversation_id: c.id,
+    with: c.with,
+    topic: c.topic,
+    task_id: c.task_id,
+    unread: c.unread,
+  })),
+  ...(a2a.total_unread > 0 ? { hint: 'read them with the read_a2a tool' } : {}),
+});
+
+const pendingNotifications = (pending: PendingSummary) => ({
+  unread: pending.unread,
+  pending_ack: pending.pending_ack,
+  items: pending.items.map((n) => ({ ...n, sent_at: new Date(n.sent_at).toISOString() })),
+});
 
 /** Up to three ancestors, nearest first: what the task is part of. */
 export async function parentContext(s: GatewayServices, task: TaskView) {
@@ -104,20 +121,21 @@ async function taskHandoff(s: GatewayServices, task: TaskView) {
   };
 }
 
+/** The briefing; `inboxes` when the verb has just read them and changed nothing since. */
 export async function contextBriefing(
   s: GatewayServices,
   actor: Actor,
   task: TaskView | null,
   full: boolean,
+  inboxes?: Inboxes,
 ): Promise<Record<string, unknown>> {
-  const [a2a, notifications, handoff] = await Promise.all([
-    unreadA2a(s, actor).catch(unavailable),
-    pendingNotifications(s, actor).catch(unavailable),
+  const [read, handoff] = await Promise.all([
+    inboxes ?? readInboxes(s, actor).catch((error: unknown) => ({ failed: unavailable(error) })),
     full && task ? taskHandoff(s, task).catch(unavailable) : Promise.resolve(undefined),
   ]);
   return {
-    unread_a2a: a2a,
-    pending_notifications: notifications,
+    unread_a2a: 'failed' in read ? read.failed : unreadA2a(read.a2a),
+    pending_notifications: 'failed' in read ? read.failed : pendingNotifications(read.notifications),
     ...(handoff ? { task_handoff: handoff } : {}),
   };
 }

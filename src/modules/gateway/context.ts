@@ -1,8 +1,9 @@
 /**
- * What the gateway's verbs run on: the other modules' services (through their index.ts), the git
- * port, the breaker and the clock; and the shape of one verb call and of what a verb returns.
+ * What the gateway's verbs run on: the other modules' services (through their index.ts), the
+ * database for the briefing, the git port, the breaker and the clock; and the shape of one verb call and of what a verb returns.
  */
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/client.js';
 import type { A2aService } from '../a2a/index.js';
 import type { AgentsService } from '../agents/index.js';
 import type { FindingsService } from '../findings/index.js';
@@ -10,9 +11,12 @@ import type { GatewayRoute, VerbSpec } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { Actor, TasksService, TaskView } from '../tasks/index.js';
 import type { CircuitBreaker } from './breaker.js';
+import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
 
 export interface GatewayServices {
+  /** For the reads the gateway composes from other modules' SQL expressions (the context briefing). */
+  readonly db: Db;
   readonly tasks: TasksService;
   readonly agents: AgentsService;
   readonly a2a: A2aService;
@@ -50,6 +54,8 @@ export interface VerbResult {
   readonly fullBriefing?: boolean;
   /** Something best-effort after the committed change went wrong (a notification, say). */
   readonly warning?: string;
+  /** The caller's inboxes, when the verb read them and changed nothing since (the briefing reuses them). */
+  readonly inboxes?: Inboxes;
 }
 
 export type VerbHandler = (call: VerbCall) => Promise<VerbResult>;

@@ -6,6 +6,7 @@
  * (unread messages, marked read) and evidence.
  */
 import { teamMatches } from '../lifecycle/index.js';
+import { readInboxes } from './briefing.js';
 import type { VerbCall, VerbResult } from './context.js';
 import { taskOf } from './context.js';
 import { reject } from './envelope.js';
@@ -95,13 +96,13 @@ async function dm(call: VerbCall): Promise<VerbResult> {
   return { task: call.task, data: { conversation_id: conversation.id, opened: true } };
 }
 
+/** Reads (and marks read) the named conversation, else the ones the briefing lists as unread. */
 async function readA2a(call: VerbCall): Promise<VerbResult> {
   const { actor, s } = call;
   const input = call.input as { conversation_id?: string; limit?: number };
   const limit = input.limit ?? 20;
-  const ids = input.conversation_id
-    ? [input.conversation_id]
-    : (await s.a2a.inbox(actor)).conversations.slice(0, 10).map((c) => c.id);
+  const inboxes = input.conversation_id ? undefined : await readInboxes(s, actor);
+  const ids = inboxes ? inboxes.a2a.conversations.map((c) => c.id) : [input.conversation_id!];
   const conversations = [];
   for (const id of ids) {
     const page = await s.a2a.messages(actor, id, { limit });
@@ -118,7 +119,8 @@ async function readA2a(call: VerbCall): Promise<VerbResult> {
       has_more: page.has_more,
     });
   }
-  return { task: null, data: { conversations } };
+  // Nothing unread was read: the inboxes just read are the briefing's too.
+  return { task: null, data: { conversations }, ...(inboxes && ids.length === 0 ? { inboxes } : {}) };
 }
 
 async function evidence(call: VerbCall): Promise<VerbResult> {

@@ -76,6 +76,7 @@ export interface GatewayModule {
 export function createGatewayModule(platform: Platform, deps: GatewayDeps): GatewayModule {
   const breaker = new CircuitBreaker(platform.cache, platform.clock);
   const services: GatewayServices = {
+    db: platform.database.db,
     tasks: deps.tasks.service,
     agents: deps.agents.service,
     a2a: deps.a2a.service,

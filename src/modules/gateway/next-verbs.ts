@@ -2,10 +2,48 @@
  * The envelope's introspection: `current_state` and `valid_next_verbs` come from the lifecycle
  * data for the caller's role and the task's state (`validVerbs`; preconditions such as ownership
  * are not evaluated), and `next` is the one verb a rule-following agent of that role would call
- * now — always one of the valid ones (or a taskless verb when none of the task's is).
+ * now — always one of the valid ones (or a taskless verb when none of the task's is). The
+ * lifecycle answers are pure functions of static tables, so each is computed once per process.
  */
-import { gatewayRouteOf, type Role, type TaskStatus, validVerbs } from '../lifecycle/index.js';
+import {
+  gatewayRouteOf,
+  type Role,
+  type TaskStatus,
+  type VerbSpec,
+  validVerbs,
+  verbStates,
+} from '../lifecycle/index.js';
 import type { TaskView } from '../tasks/index.js';
+
+const validByRoleAndStatus = new Map<string, readonly string[]>();
+
+/** `validVerbs(role, status)`, computed once per role and status. */
+function validVerbsOnce(role: Role, status: TaskStatus | undefined): string[] {
+  const key = `${role}:${status ?? ''}`;
+  let verbs = validByRoleAndStatus.get(key);
+  if (!verbs) {
+    verbs = validVerbs(role, status);
+    validByRoleAndStatus.set(key, verbs);
+  }
+  return [...verbs];
+}
+
+const statesByVerb = new WeakMap<VerbSpec, Map<Role, readonly TaskStatus[]>>();
+
+/** `verbStates(verb, role)`, computed once per verb and role. */
+export function verbStatesOnce(verb: VerbSpec, role: Role): readonly TaskStatus[] {
+  let byRole = statesByVerb.get(verb);
+  if (!byRole) {
+    byRole = new Map();
+    statesByVerb.set(verb, byRole);
+  }
+  let states = byRole.get(role);
+  if (!states) {
+    states = verbStates(verb, role);
+    byRole.set(role, states);
+  }
+  return states;
+}
 
 export interface Introspection {
   current_state: TaskStatus | null;
@@ -14,7 +52,7 @@ export interface Introspection {
 
 export function introspect(role: Role, task: Pick<TaskView, 'status'> | null): Introspection {
   const status = task ? (task.status as TaskStatus) : undefined;
-  return { current_state: status ?? null, valid_next_verbs: validVerbs(role, status) };
+  return { current_state: status ?? null, valid_next_verbs: validVerbsOnce(role, status) };
 }
 
 type Facts = Pick<TaskView, 'status' | 'assigned_to' | 'active_claimant_id' | 'pr_created'>;

@@ -13,8 +13,8 @@
  *    limit comes back as `circuit_open` with it under `inner`).
  *
  * The claim heartbeat is refreshed on every call about a task the caller holds, success or not
- * (so a rule-following retry loop never looks dead to the reaper). A success of a work-taking verb
- * starts a new breaker run. Real failures (5xx) are not envelopes: they propagate as HTTP errors.
+ * (so a rule-following retry loop never looks dead to the reaper): by the read of the task named
+ * in the call, else after the verb (unless the verb's own write already stamped it). A success of a work-taking verb starts a new breaker run. Real failures (5xx) are not envelopes: they propagate as HTTP errors.
  */
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { isUuid } from '../../platform/ids.js';
@@ -30,7 +30,6 @@ import {
   type VerbSpec,
   verbEntryAction,
   verbNeedsTask,
-  verbStates,
 } from '../lifecycle/index.js';
 import type { Actor, TaskView } from '../tasks/index.js';
 import type { GatewayEnvelope } from './api-schemas.js';
@@ -40,7 +39,7 @@ import type { GatewayServices, VerbCall, VerbResult } from './context.js';
 import { DO_TOOL_HANDLERS } from './do-tools.js';
 import { DEFAULT_REMEDIATE, incompleteInput, type RejectionBody, reject, toRejection } from './envelope.js';
 import { checkInput } from './input-check.js';
-import { introspect, suggestNext } from './next-verbs.js';
+import { introspect, suggestNext, verbStatesOnce } from './next-verbs.js';
 import { DO_TOOL_ROLES, DO_TOOLS, doToolInputSchema, isDoTool, verbInputSchema } from './verb-inputs.js';
 import { verbEntry } from './verbs/index.js';
 
@@ -69,7 +68,7 @@ export async function runVerb(
   verbName: string,
 ): Promise<GatewayEnvelope> {
   const body = asBody(request.body);
-  return guarded(s, request, verbName, taskIdOf(body), async (actor) => {
+  return guarded(s, request, verbName, taskIdOf(body), async (actor, load) => {
     const ownRoute = gatewayRouteOf(actor.role);
     const route = isRoute(routeName) ? routeName : null;
     if (!route || !GATEWAY_ROUTE_ROLES[route].includes(actor.role)) {
@@ -94,7 +93,7 @@ export async function runVerb(
     }
     const problem = checkInput(verbInputSchema(route, verbName)!, body);
     if (problem) throw problem;
-    const task = verbNeedsTask(verb) ? await loadTask(s, body.task_id as string) : null;
+    const task = verbNeedsTask(verb) ? await load(body.task_id as string) : null;
     if (task) gateState(verb, actor, task, entry.stateRemediate);
     return { call: { route, verb, actor, input: body, task, s }, run: entry.run };
   });
@@ -105,7 +104,7 @@ export async function runDoTool(s: GatewayServices, request: GatewayRequest): Pr
   const body = asBody(request.body);
   const tool = body.tool;
   const name = typeof tool === 'string' ? tool : 'do';
-  return guarded(s, request, name, taskIdOf(body), async (actor) => {
+  return guarded(s, request, name, taskIdOf(body), async (actor, load) => {
     if (!isDoTool(tool)) {
       throw incompleteInput(
         ['tool'],
@@ -126,7 +125,7 @@ export async function runDoTool(s: GatewayServices, request: GatewayRequest): Pr
     }
     const problem = checkInput(doToolInputSchema(tool), body);
     if (problem) throw problem;
-    const task = typeof body.task_id === 'string' ? await loadTask(s, body.task_id) : null;
+    const task = typeof body.task_id === 'string' ? await load(body.task_id) : null;
     const verb: VerbSpec = { name: tool, summary: tool, actions: [] };
     return {
       call: { route: gatewayRouteOf(actor.role) ?? null, verb, actor, input: body, task, s },
@@ -135,8 +134,11 @@ export async function runDoTool(s: GatewayServices, request: GatewayRequest): Pr
   });
 }
 
-async function loadTask(s: GatewayServices, id: string): Promise<TaskView> {
-  const task = await s.tasks.find(id);
+/** Reads the task a call is about (refreshing the caller's heartbeat on it, if it holds the claim). */
+type TaskLoader = (id: string) => Promise<TaskView>;
+
+async function loadTask(s: GatewayServices, id: string, actor: Actor): Promise<TaskView> {
+  const task = await s.tasks.findBeating(id, actor.id);
   if (!task) {
     throw reject('not_found', `there is no task ${id}`, DEFAULT_REMEDIATE.not_found, {
       reason: 'task_not_found',
@@ -153,7 +155,7 @@ function gateState(
   stateRemediate?: (status: TaskStatus) => string | undefined,
 ): void {
   const status = task.status as TaskStatus;
-  if (verbStates(verb, actor.role).includes(status)) return;
+  if (verbStatesOnce(verb, actor.role).includes(status)) return;
   const action = verbEntryAction(verb, actor.role, status) ?? verb.actions[0];
   const decision = action ? decideTransition(actor.role, action, status) : null;
   const flavor = decision && !decision.ok ? decision.flavor : 'invalid_state';
@@ -177,7 +179,7 @@ async function guarded(
   request: GatewayRequest,
   verbName: string,
   taskId: string | null,
-  prepare: (actor: Actor) => Promise<Prepared>,
+  prepare: (actor: Actor, load: TaskLoader) => Promise<Prepared>,
 ): Promise<GatewayEnvelope> {
   let actor: Actor;
   try {
@@ -187,22 +189,29 @@ async function guarded(
     if (!rejection) throw error;
     return { ...base(request, taskId), ...rejectionFields(rejection), context_briefing: {} };
   }
+  const startedAt = s.clock.now().getTime();
   const key: BreakerKey = { agentId: actor.id, verb: verbName, taskId };
   const open = await s.breaker.check(key);
   if (open) return answerRejection(s, request, actor, key, circuitBody(open, verbName, actor));
+  let beaten: string | null = null;
+  const load: TaskLoader = async (id) => {
+    const task = await loadTask(s, id, actor);
+    if (task.active_claimant_id === actor.id) beaten = task.id;
+    return task;
+  };
   try {
-    const { call, run } = await prepare(actor);
+    const { call, run } = await prepare(actor, load);
     const result = await run(call);
     if (RUN_STARTING_VERBS.has(verbName)) await s.breaker.startRun(actor.id);
     const task = result.task === undefined ? call.task : result.task;
-    if (task) await s.tasks.touchHeartbeat(task.id, actor.id);
+    if (task && heartbeatDue(task, actor, startedAt)) await s.tasks.touchHeartbeat(task.id, actor.id);
     return {
       ...base(request, task?.id ?? taskId),
       ok: true,
       status: result.status ?? 'ok',
       next: result.next === undefined ? suggestNext(actor.role, task, actor.id) : result.next,
       evidence: result.evidence ?? {},
-      context_briefing: await contextBriefing(s, actor, task, result.fullBriefing === true),
+      context_briefing: await contextBriefing(s, actor, task, result.fullBriefing === true, result.inboxes),
       ...introspect(actor.role, task),
       error: null,
       ...(result.data ? { data: result.data } : {}),
@@ -215,7 +224,7 @@ async function guarded(
       { verb: verbName, task_id: taskId, flavor: rejection.error, reason: rejection.reason },
       'gateway rejected',
     );
-    if (taskId) await s.tasks.touchHeartbeat(taskId, actor.id);
+    if (taskId && taskId !== beaten) await s.tasks.touchHeartbeat(taskId, actor.id);
     const tripped = await s.breaker.recordFailure(key, rejection);
     return answerRejection(
       s,
@@ -226,6 +235,14 @@ async function guarded(
     );
   }
 }
+
+/**
+ * Whether the caller's heartbeat on the task (as the verb left it) still needs refreshing: only
+ * the claimant has one, and a write of this call (a claim, a start) may have stamped it already.
+ */
+const heartbeatDue = (task: TaskView, actor: Actor, startedAt: number): boolean =>
+  task.active_claimant_id === actor.id &&
+  !(task.last_heartbeat_at !== null && Date.parse(task.last_heartbeat_at) >= startedAt);
 
 const base = (request: GatewayRequest, taskId: string | null) => ({
   ok: false,

@@ -11,6 +11,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../platform/http/e
 import type { AgentsService } from '../agents/index.js';
 import type { ChatRelayService } from '../chat-relay/index.js';
 import { tasks } from '../tasks/index.js';
+import { pendingAck } from './pending-summary.js';
 import { type ResolvedRecipient, resolveRecipients } from './recipients.js';
 import {
   ackDeadline,
@@ -301,10 +302,3 @@ export class NotificationsService {
     return row!;
   }
 }
-
-/** The recipient rows still waiting for this recipient's ack on a notification still being chased. */
-const pendingAck = (): SQL[] => [
-  eq(notifications.ackRequired, true),
-  isNull(notificationRecipients.ackedAt),
-  isNull(notifications.resolvedAt),
-];

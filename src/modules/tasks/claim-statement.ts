@@ -22,11 +22,13 @@ export interface ClaimGuard {
   readonly from: TaskStatus;
   /** The claimer may take over a task pre-assigned to someone else. */
   readonly takeover: boolean;
+  /** The row version the rules were checked against, when they were checked on a row read earlier. */
+  readonly version?: string | undefined;
 }
 
 export function claimStatement(id: string, actor: Actor, now: Date, guard: ClaimGuard): SQL {
   const at = now.toISOString();
-  const { from, takeover } = guard;
+  const { from, takeover, version } = guard;
   const to = claimTarget(from);
   const claimable = sql.join(
     claimableStatuses(actor.role).map((status) => sql`${status}`),
@@ -41,7 +43,8 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
       where id = ${id} and status = ${from} and status in (${claimable})
         and active_claimant_id is null and held = false
         ${takeover ? sql`` : sql`and (assigned_to is null or assigned_to = ${actor.id})`}
-      returning *
+        ${version ? sql`and xmin = ${version}::xid` : sql``}
+      returning *, xmin::text as version
     ), audit as (
       insert into ${taskEvents} (task_id, actor_id, actor_role, action, from_status, to_status, data, created_at)
       select id, ${actor.id}, ${actor.role}, 'claim', ${from}, status, ${data}::jsonb, ${at}::timestamptz from claimed

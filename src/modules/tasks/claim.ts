@@ -5,10 +5,13 @@
  * pinned to the status read (claim-statement.ts), so of any number of concurrent claimers exactly
  * one gets the row back, audited by that same statement. For the single-active-task roles a
  * transaction first takes a per-agent advisory lock and checks the agent holds nothing else, so
- * that rule cannot be raced either. A loser gets 409 `already_claimed` naming the owner.
+ * that rule cannot be raced either. A loser gets 409 `already_claimed` naming the owner. Given the
+ * row its caller just read (with its version), an unclaimed task is decided on that row and the
+ * statement is pinned to its version too, sparing the read; a refusal or a changed row falls back
+ * to the path above, so every refusal is decided on fresh facts.
  */
 import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import { type Db, perDatabase } from '../../platform/db/client.js';
 import { type AppError, conflict } from '../../platform/http/errors.js';
 import { agents } from '../agents/index.js';
 import {
@@ -26,7 +29,7 @@ import type { TaskContext } from './context.js';
 import { invalidState, notAuthorized, refusalError, taskHeld, taskNotFound } from './errors.js';
 import { HELD_CLAIM_STATES, openDependencies, sequenceBlockers } from './holds.js';
 import { tasks } from './schema.js';
-import { loadTask, siblingFacts, taskBriefs, taskRowFromRaw } from './task-store.js';
+import { loadTask, siblingFacts, taskBriefs, taskRowFromRaw, type VersionedRow } from './task-store.js';
 import { authorOf } from './transition-effects.js';
 import type { Actor, TaskRow } from './types.js';
 
@@ -54,25 +57,18 @@ const CLAIM_FACTS = {
 type ClaimFacts = Pick<TaskRow, keyof typeof CLAIM_FACTS>;
 
 /** The claim facts with the agent holding the claim: one prepared statement per database handle. */
-const factStatements = new WeakMap<Db, ReturnType<typeof prepareFacts>>();
-
-function prepareFacts(db: Db) {
-  return db
+const factsStatement = perDatabase((db) =>
+  db
     .select({ task: CLAIM_FACTS, owner: { slug: agents.slug, role: agents.role } })
     .from(tasks)
     .leftJoin(agents, eq(agents.id, tasks.activeClaimantId))
     .where(eq(tasks.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('tasks_claim_facts');
-}
+    .prepare('tasks_claim_facts'),
+);
 
 async function loadWithOwner(db: Db, id: string): Promise<{ row: ClaimFacts; owner: Owner | null } | null> {
-  let statement = factStatements.get(db);
-  if (!statement) {
-    statement = prepareFacts(db);
-    factStatements.set(db, statement);
-  }
-  const [found] = await statement.execute({ id });
+  const [found] = await factsStatement(db).execute({ id });
   if (!found) return null;
   const owner = found.task.activeClaimantId
     ? { id: found.task.activeClaimantId, slug: found.owner?.slug ?? null, role: found.owner?.role ?? null }
@@ -94,14 +90,40 @@ const alreadyClaimed = (row: Pick<ClaimFacts, 'id' | 'status'>, owner: Owner): A
     owner,
   });
 
-export async function claimTask(ctx: TaskContext, id: string, actor: Actor): Promise<TaskRow> {
+export async function claimTask(
+  ctx: TaskContext,
+  id: string,
+  actor: Actor,
+  observed?: VersionedRow,
+): Promise<TaskRow> {
+  if (observed?.version && observed.activeClaimantId === null) {
+    // Decided on the row the caller just read, and guarded by its version: no read of our own.
+    // Anything else (a refusal, a changed row) is decided again on a fresh read below.
+    const won = await decideAndClaim(ctx, observed, actor, observed.version).catch(() => null);
+    if (won) return won;
+  }
   const found = await loadWithOwner(ctx.db, id);
   if (!found) throw taskNotFound(id);
   const { row, owner } = found;
   if (owner?.id === actor.id) return fullRow(ctx.db, id); // already the claimer: idempotent
-  const status = row.status as TaskStatus;
   if (row.held) throw taskHeld(id);
   if (owner && teamMatches(actor.role, actor.team, row.team)) throw alreadyClaimed(row, owner);
+  return (await decideAndClaim(ctx, row, actor)) ?? afterLostRace(ctx, id, actor);
+}
+
+/**
+ * The claim rules on an unclaimed task's facts, then the guarded claim statement (pinned to the
+ * row version too, when given): the claimed row, or null when the statement matched nothing.
+ */
+async function decideAndClaim(
+  ctx: TaskContext,
+  row: ClaimFacts,
+  actor: Actor,
+  version?: string,
+): Promise<TaskRow | null> {
+  const id = row.id;
+  const status = row.status as TaskStatus;
+  if (row.held) throw taskHeld(id);
   const decision = decideClaim(actor.role, status);
   if (!decision.ok) throw refusalError(decision, { task_id: id, status });
   if (!teamMatches(actor.role, actor.team, row.team)) {
@@ -119,7 +141,7 @@ export async function claimTask(ctx: TaskContext, id: string, actor: Actor): Pro
   }
   await checkHolds(ctx.db, row, status);
 
-  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover });
+  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version });
   const raw = isSingleActiveRole(actor.role)
     ? await ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${actor.id}, 0))`);
@@ -127,7 +149,7 @@ export async function claimTask(ctx: TaskContext, id: string, actor: Actor): Pro
         return firstRow(await tx.execute(claim));
       })
     : firstRow(await ctx.db.execute(claim));
-  return raw ? taskRowFromRaw(raw) : afterLostRace(ctx, id, actor);
+  return raw ? taskRowFromRaw(raw) : null;
 }
 
 const firstRow = (result: unknown): Record<string, unknown> | undefined =>

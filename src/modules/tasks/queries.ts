@@ -1,6 +1,7 @@
 /**
- * Reading tasks: one by id, a filtered page (newest first; offset or keyset-cursor pagination), and
- * a task's audit trail.
+ * Reading tasks: views of rows, a filtered page (newest first; offset or keyset-cursor
+ * pagination), and a task's audit trail. Each view remembers the row (and row version) it was
+ * made from, so that an operation handed the view back need not read the task again.
  */
 
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
@@ -8,18 +9,29 @@ import type { Db } from '../../platform/db/client.js';
 import { unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import type { AgentsService } from '../agents/index.js';
+import type { CellMaps } from './cell-maps.js';
 import { taskEvents, tasks } from './schema.js';
-import { loadCellProjects, mayHaveCellMap } from './task-store.js';
-import type { TaskListFilter, TaskRow } from './types.js';
+import { VERSIONED_TASK, type VersionedRow } from './task-store.js';
+import type { TaskListFilter } from './types.js';
 import { type TaskView, toTaskView } from './view.js';
 
-/** Views of rows, with the per-cell project maps of those that may have one (one query for all). */
-export async function viewsOf(db: Db, rows: readonly TaskRow[]): Promise<TaskView[]> {
-  const maps = await loadCellProjects(
-    db,
-    rows.filter(mayHaveCellMap).map((row) => row.id),
-  );
-  return rows.map((row) => toTaskView(row, maps.get(row.id) ?? {}));
+const rowsOfViews = new WeakMap<TaskView, VersionedRow>();
+
+/** The row (with its version) a view of `viewsOf` was made from; undefined for any other object. */
+export const rowOfView = (view: TaskView): VersionedRow | undefined => rowsOfViews.get(view);
+
+/** Views of rows, with their per-cell project maps (known ones from the cache, the others in one query). */
+export async function viewsOf(
+  db: Db,
+  cellMaps: CellMaps,
+  rows: readonly VersionedRow[],
+): Promise<TaskView[]> {
+  const maps = await cellMaps.of(db, rows);
+  return rows.map((row) => {
+    const view = toTaskView(row, { ...maps.get(row.id) });
+    rowsOfViews.set(view, row);
+    return view;
+  });
 }
 
 export const encodeCursor = (id: string): string => Buffer.from(`task:${id}`).toString('base64url');
@@ -36,7 +48,8 @@ function decodeCursor(cursor: string): string {
 
 export async function listTasks(
   db: Db,
-  agents: AgentsService,
+  cellMaps: CellMaps,
+  agents: Pick<AgentsService, 'identify'>,
   filter: TaskListFilter,
 ): Promise<{ tasks: TaskView[]; next_cursor: string | null }> {
   if (filter.cursor !== undefined && filter.offset !== undefined) {
@@ -52,7 +65,7 @@ export async function listTasks(
   if (filter.parent_task_id) conditions.push(eq(tasks.parentTaskId, filter.parent_task_id));
   if (filter.source) conditions.push(eq(tasks.source, filter.source));
   if (filter.assigned_to) {
-    const agent = await agents.resolve(filter.assigned_to);
+    const agent = await agents.identify(filter.assigned_to);
     if (!agent) {
       throw unprocessable('the request is invalid', [
         { field: 'query.assigned_to', message: `there is no agent "${filter.assigned_to}"` },
@@ -67,7 +80,7 @@ export async function listTasks(
     );
   }
   const rows = await db
-    .select()
+    .select(VERSIONED_TASK)
     .from(tasks)
     .where(and(...conditions))
     .orderBy(desc(tasks.createdAt), desc(tasks.id))
@@ -75,7 +88,10 @@ export async function listTasks(
     .offset(filter.offset ?? 0);
   const page = rows.slice(0, limit);
   const more = rows.length > limit;
-  return { tasks: await viewsOf(db, page), next_cursor: more ? encodeCursor(page.at(-1)!.id) : null };
+  return {
+    tasks: await viewsOf(db, cellMaps, page),
+    next_cursor: more ? encodeCursor(page.at(-1)!.id) : null,
+  };
 }
 
 export interface TaskEventView {

@@ -12,11 +12,12 @@ import type { LifecycleAction } from '../lifecycle/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import { actorFromIdentity } from './actor.js';
 import { approveAndStart } from './approve-and-start.js';
+import { CellMaps } from './cell-maps.js';
 import { claimTask } from './claim.js';
 import type { TaskContext } from './context.js';
 import { createTask } from './create.js';
 import { taskNotFound } from './errors.js';
-import { listTasks, type TaskEventView, taskEventViews, viewsOf } from './queries.js';
+import { listTasks, rowOfView, type TaskEventView, taskEventViews, viewsOf } from './queries.js';
 import { assignReviewPm } from './review-pm.js';
 import { loadTask } from './task-store.js';
 import { type ActionPlan, performTransition } from './transition.js';
@@ -30,7 +31,7 @@ import type {
 } from './types.js';
 import { updateTask } from './update.js';
 import { type TaskView, toTaskView } from './view.js';
-import { reassignTask, recordWorkFacts, touchHeartbeat, type WorkFacts } from './work-facts.js';
+import { loadBeating, reassignTask, recordWorkFacts, touchHeartbeat, type WorkFacts } from './work-facts.js';
 
 export interface TasksServiceDeps {
   readonly agents: AgentsService;
@@ -48,6 +49,7 @@ export class TasksService {
       clock: platform.clock,
       agents: deps.agents,
       projects: deps.projects,
+      cellMaps: new CellMaps(),
     };
   }
 
@@ -72,11 +74,20 @@ export class TasksService {
 
   async find(id: string): Promise<TaskView | null> {
     const row = await loadTask(this.ctx.db, id);
-    return row ? (await viewsOf(this.ctx.db, [row]))[0]! : null;
+    return row ? (await viewsOf(this.ctx.db, this.ctx.cellMaps, [row]))[0]! : null;
+  }
+
+  /**
+   * Like `find`, and when `agentId` holds the task's claim its heartbeat is refreshed in the same
+   * statement (the gateway's read of the task an agent calls a verb about).
+   */
+  async findBeating(id: string, agentId: string): Promise<TaskView | null> {
+    const row = await loadBeating(this.ctx, id, agentId);
+    return row ? (await viewsOf(this.ctx.db, this.ctx.cellMaps, [row]))[0]! : null;
   }
 
   list(filter: TaskListFilter = {}): Promise<{ tasks: TaskView[]; next_cursor: string | null }> {
-    return listTasks(this.ctx.db, this.ctx.agents, filter);
+    return listTasks(this.ctx.db, this.ctx.cellMaps, this.ctx.agents, filter);
   }
 
   /** The audit trail of a task, oldest first (404 for an unknown task). */
@@ -85,24 +96,32 @@ export class TasksService {
     return taskEventViews(this.ctx.db, id);
   }
 
-  /** Atomic claim: exactly one of any number of concurrent claimers wins; the others get 409 `already_claimed`. */
-  async claim(id: string, actor: Actor): Promise<TaskView> {
-    return this.view(await claimTask(this.ctx, id, actor), 'claim');
+  /**
+   * Atomic claim: exactly one of any number of concurrent claimers wins; the others get 409
+   * `already_claimed`. The task is named by its id, or given as a view this service answered (then
+   * an unclaimed task is claimed without a read of its own, unless it changed since).
+   */
+  async claim(task: string | TaskView, actor: Actor): Promise<TaskView> {
+    const [id, observed] = typeof task === 'string' ? [task, undefined] : [task.id, rowOfView(task)];
+    return this.view(await claimTask(this.ctx, id, actor, observed), 'claim');
   }
 
   /**
    * A lifecycle transition: one action, the first applicable of several (`{ oneOf }`), or a chain
    * (`{ chain }`, e.g. submit_verification then submit_qa). 403 `not_authorized`, 409
-   * `invalid_state` (and the holds' own 409s) as the lifecycle tables decide.
+   * `invalid_state` (and the holds' own 409s) as the lifecycle tables decide. The task is named by
+   * its id, or given as a view this service answered (read or written just before): then it is
+   * decided on that view and written in one statement unless the task changed since.
    */
   async transition(
-    id: string,
+    task: string | TaskView,
     action: ActionPlan,
     actor: Actor,
     input: TransitionInput = {},
   ): Promise<TaskView> {
+    const [id, observed] = typeof task === 'string' ? [task, undefined] : [task.id, rowOfView(task)];
     return this.view(
-      await performTransition(this.ctx, id, action, actor, input),
+      await performTransition(this.ctx, id, action, actor, input, observed),
       typeof action === 'string' ? action : 'transition',
     );
   }
@@ -148,7 +167,7 @@ export class TasksService {
   /** The view of a row just changed, after announcing the change (`change` names it). */
   private async view(row: TaskRow, change: string): Promise<TaskView> {
     await this.changed(row, change);
-    return (await viewsOf(this.ctx.db, [row]))[0]!;
+    return (await viewsOf(this.ctx.db, this.ctx.cellMaps, [row]))[0]!;
   }
 
   /** Publishes TASK_CHANGED; the change is committed either way, so a bus failure is not the caller's. */

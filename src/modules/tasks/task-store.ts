@@ -1,21 +1,44 @@
 /**
- * SQL of the task domain that several operations share: loading rows (optionally locked), the
- * per-cell project map, the audit trail, and the facts the holds and roll-up rules are decided on.
- * Every function takes the handle to use, so it can join a caller's transaction.
+ * SQL of the task domain that several operations share: loading rows (optionally locked) with
+ * their row version, the per-cell project map, the audit trail, and the facts the holds and
+ * roll-up rules are decided on. Every function takes the handle to use, so it can join a caller's
+ * transaction; the hot unlocked reads are prepared statements (one per database handle).
  */
 import { and, asc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import { type Db, perDatabase } from '../../platform/db/client.js';
 import { TERMINAL_STATES } from '../lifecycle/index.js';
 import { taskCellProjects, taskEvents, tasks } from './schema.js';
 import type { TaskRow } from './types.js';
+
+/**
+ * A task row with the version it was read at (Postgres' `xmin`: every write of the row changes
+ * it), so that a later write can be guarded to apply only if nobody wrote the row since.
+ */
+export type VersionedRow = TaskRow & { readonly version?: string };
+
+/** Every task column, and the row version. */
+export const VERSIONED_TASK = {
+  ...getTableColumns(tasks),
+  version: sql<string>`${tasks}.xmin::text`.as('version'),
+};
+
+const taskById = perDatabase((db) =>
+  db
+    .select(VERSIONED_TASK)
+    .from(tasks)
+    .where(eq(tasks.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('tasks_by_id'),
+);
 
 export async function loadTask(
   db: Db,
   id: string,
   options: { forUpdate?: boolean } = {},
-): Promise<TaskRow | null> {
-  const query = db.select().from(tasks).where(eq(tasks.id, id)).limit(1);
-  const [row] = options.forUpdate ? await query.for('update') : await query;
+): Promise<VersionedRow | null> {
+  const [row] = options.forUpdate
+    ? await db.select(VERSIONED_TASK).from(tasks).where(eq(tasks.id, id)).limit(1).for('update')
+    : await taskById(db).execute({ id });
   return row ?? null;
 }
 
@@ -118,12 +141,16 @@ export async function settleDependents(db: Db, completedId: string, now: Date): 
 
 const TASK_COLUMNS = Object.entries(getTableColumns(tasks));
 
-/** A task row from a raw SQL result (snake_case columns, driver values), as Drizzle would map it. */
-export function taskRowFromRaw(raw: Record<string, unknown>): TaskRow {
+/**
+ * A task row from a raw SQL result (snake_case columns, driver values), as Drizzle would map it;
+ * with its version when the result has a `version` column.
+ */
+export function taskRowFromRaw(raw: Record<string, unknown>): VersionedRow {
   const row: Record<string, unknown> = {};
   for (const [key, column] of TASK_COLUMNS) {
     const value = raw[column.name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
-  return row as TaskRow;
+  if (typeof raw.version === 'string') row.version = raw.version;
+  return row as VersionedRow;
 }

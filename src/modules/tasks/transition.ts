@@ -2,10 +2,15 @@
  * Lifecycle transitions other than the claim itself: pick the action (one of a route's
  * alternatives, or a chain such as submit = submit_verification then submit_qa), check it against
  * the lifecycle tables and the task's facts (held, team, owner, self-review, reason, open subtasks,
- * open dependencies), write the status and its effects under a row lock, and the audit rows, in one
- * transaction. A chain starting with `claim` claims first through the atomic claim path.
+ * open dependencies), and write the status, its effects and the audit rows all at once. A chain
+ * starting with `claim` claims first through the atomic claim path.
+ *
+ * Optimistic first: the steps are decided on the row the caller holds (a view it was answered), else
+ * on a first read, and written by one statement guarded by that row's version (audited-update.ts).
+ * If the row was written meanwhile, or anything refuses, or the write needs more than one statement
+ * (a completion settles dependents; a chain handing the claim around twice), the authoritative
+ * path runs: from a fresh read, the row locked, decided again and written in one transaction.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { conflict, unprocessable } from '../../platform/http/errors.js';
 import {
@@ -18,21 +23,14 @@ import {
   teamMatches,
 } from '../lifecycle/index.js';
 import { syncClaimantState } from './agent-state.js';
+import { type AuditEvent, auditedUpdate, type ClaimantChange } from './audited-update.js';
 import { claimTask } from './claim.js';
 import type { TaskContext } from './context.js';
 import { notAuthorized, refusalError, taskHeld, taskNotFound } from './errors.js';
 import { openDependencies } from './holds.js';
 import { noReviewPm, reviewPmFor } from './review-pm.js';
-import { tasks } from './schema.js';
-import {
-  insertEvents,
-  loadTask,
-  openSubtasks,
-  settleDependents,
-  type TaskEventInput,
-  taskBriefs,
-} from './task-store.js';
-import { authorOf, transitionChanges, unblockTarget } from './transition-effects.js';
+import { loadTask, openSubtasks, settleDependents, taskBriefs, type VersionedRow } from './task-store.js';
+import { authorOf, type TaskChanges, transitionChanges, unblockTarget } from './transition-effects.js';
 import type { Actor, TaskRow, TransitionInput } from './types.js';
 
 /** One action, one of several alternatives (the first that applies), or a chain run in order. */
@@ -57,74 +55,121 @@ export async function performTransition(
   plan: ActionPlan,
   actor: Actor,
   input: TransitionInput = {},
+  observed?: VersionedRow,
 ): Promise<TaskRow> {
-  const before = await loadTask(ctx.db, id);
+  const before = observed ?? (await loadTask(ctx.db, id));
   if (!before) throw taskNotFound(id);
+  // A view in hand that turns out stale is dropped: the whole transition is decided again, from a
+  // fresh read, as if no view had been given.
+  const afresh = () => performTransition(ctx, id, plan, actor, input);
+  let seen = before;
   let steps = stepsFor(plan, actor, before.status as TaskStatus);
   if (steps[0] === 'claim') {
-    const claimed = await claimTask(ctx, id, actor);
+    seen = await claimTask(ctx, id, actor, observed);
     steps = steps.slice(1);
-    if (steps.length === 0) return claimed;
+    if (steps.length === 0) return seen;
+  } else if (steps.length === 0) {
+    return observed ? afresh() : before; // nothing applies: the task as it is
   }
   const needsPm = steps.some((action) => ACTION_RULES[action].assignee === 'review_pm');
-  const reviewPmId = needsPm ? await reviewPmFor(ctx, before.team) : null;
+  const reviewPmId = needsPm ? await reviewPmFor(ctx, seen.team) : null;
+  const decide = (db: Db, row: TaskRow) =>
+    planSteps(db, row, steps, actor, input, { now: ctx.clock.now(), reviewPmId });
 
-  return ctx.db.transaction(async (tx) => {
-    let row = await loadTask(tx, id, { forUpdate: true });
-    if (!row) throw taskNotFound(id);
-    const events: TaskEventInput[] = [];
-    for (const action of steps) {
-      row = await applyStep(ctx, tx, row, action, actor, input, reviewPmId, events);
+  if (seen.version) {
+    const optimistic = await decide(ctx.db, seen).catch(() => null);
+    if (optimistic && !optimistic.completes && optimistic.claimants.length <= 1) {
+      const written = await writePlan(ctx.db, seen, optimistic, seen.version);
+      if (written) return written;
     }
-    await insertEvents(tx, events);
-    return row;
+  }
+  if (seen === observed) return afresh();
+  return ctx.db.transaction(async (tx) => {
+    const row = await loadTask(tx, id, { forUpdate: true });
+    if (!row) throw taskNotFound(id);
+    const planned = await decide(tx, row);
+    const updated = await writePlan(tx, row, planned);
+    if (!updated) {
+      throw conflict('invalid_state', `task ${row.id} changed while ${steps.join(', ')} was applied`);
+    }
+    if (planned.completes) await settleDependents(tx, row.id, planned.now);
+    if (planned.claimants.length > 1) {
+      for (const change of planned.claimants) {
+        await syncClaimantState(ctx, tx, row.id, change.previous, change.next, planned.now);
+      }
+    }
+    return updated;
   });
 }
 
-async function applyStep(
-  ctx: TaskContext,
-  tx: Db,
+/** The steps decided on one row: the columns to write, the audit rows, the claim hand-overs. */
+interface PlannedTransition {
+  readonly set: TaskChanges;
+  readonly events: AuditEvent[];
+  readonly claimants: ClaimantChange[];
+  /** A step completes the task (its dependents are settled). */
+  readonly completes: boolean;
+  readonly now: Date;
+}
+
+async function planSteps(
+  db: Db,
   row: TaskRow,
-  action: LifecycleAction,
+  steps: readonly LifecycleAction[],
   actor: Actor,
   input: TransitionInput,
-  reviewPmId: string | null,
-  events: TaskEventInput[],
-): Promise<TaskRow> {
-  const from = row.status as TaskStatus;
-  const decision = decideTransition(actor.role, action, from);
-  if (!decision.ok) throw refusalError(decision, { task_id: row.id, status: from, action });
-  await checkPreconditions(tx, row, action, actor, input);
-
-  const to = action === 'unblock' ? unblockTarget(row, decision.targets) : decision.to;
-  if (ACTION_RULES[action].assignee === 'review_pm' && !reviewPmId) throw noReviewPm(row.team);
-  const now = ctx.clock.now();
-  const changes = transitionChanges(row, action, to, actor, { now, reviewPmId });
-  const [updated] = await tx
-    .update(tasks)
-    .set(changes)
-    .where(and(eq(tasks.id, row.id), eq(tasks.status, from)))
-    .returning();
-  if (!updated) throw conflict('invalid_state', `task ${row.id} changed while ${action} was applied`);
-  events.push({
-    taskId: row.id,
-    actorId: actor.id,
-    actorRole: actor.role,
-    action,
-    fromStatus: from,
-    toStatus: to,
-    reason: input.reason?.trim() || null,
-    data: updated.assignedTo !== row.assignedTo ? { assigned_to: updated.assignedTo } : {},
-    createdAt: now,
-  });
-  if (to === 'completed') await settleDependents(tx, row.id, now);
-  await syncClaimantState(ctx, tx, row.id, row.activeClaimantId, updated.activeClaimantId, now);
-  return updated;
+  effects: { now: Date; reviewPmId: string | null },
+): Promise<PlannedTransition> {
+  const set: TaskChanges = {};
+  const events: AuditEvent[] = [];
+  const claimants: ClaimantChange[] = [];
+  let completes = false;
+  let current = row;
+  for (const action of steps) {
+    const from = current.status as TaskStatus;
+    const decision = decideTransition(actor.role, action, from);
+    if (!decision.ok) throw refusalError(decision, { task_id: row.id, status: from, action });
+    await checkPreconditions(db, current, action, actor, input);
+    const to = action === 'unblock' ? unblockTarget(current, decision.targets) : decision.to;
+    if (ACTION_RULES[action].assignee === 'review_pm' && !effects.reviewPmId) throw noReviewPm(current.team);
+    const changes = transitionChanges(current, action, to, actor, effects);
+    const next = { ...current, ...changes } as TaskRow;
+    events.push({
+      actorId: actor.id,
+      actorRole: actor.role,
+      action,
+      fromStatus: from,
+      toStatus: to,
+      reason: input.reason?.trim() || null,
+      data: next.assignedTo !== current.assignedTo ? { assigned_to: next.assignedTo } : {},
+    });
+    if (next.activeClaimantId !== current.activeClaimantId) {
+      claimants.push({ previous: current.activeClaimantId, next: next.activeClaimantId });
+    }
+    if (to === 'completed') completes = true;
+    Object.assign(set, changes);
+    current = next;
+  }
+  return { set, events, claimants, completes, now: effects.now };
 }
+
+/**
+ * The planned write of `row` as one statement, guarded by the status it was decided on (and the
+ * version, on the optimistic path); one claim hand-over is mirrored on the roster by it.
+ */
+const writePlan = (db: Db, row: TaskRow, planned: PlannedTransition, version?: string) =>
+  auditedUpdate(db, {
+    id: row.id,
+    set: planned.set,
+    guard: { status: row.status, ...(version ? { version } : {}) },
+    events: planned.events,
+    ...(planned.claimants.length === 1 ? { claimant: planned.claimants[0]! } : {}),
+    now: planned.now,
+  });
 
 /** Everything but role and state: held, team, ownership, self-review, reason, subtasks, dependencies. */
 async function checkPreconditions(
-  tx: Db,
+  db: Db,
   row: TaskRow,
   action: LifecycleAction,
   actor: Actor,
@@ -159,7 +204,7 @@ async function checkPreconditions(
     ]);
   }
   if (rule.needsSubtasksTerminal) {
-    const open = await openSubtasks(tx, row.id);
+    const open = await openSubtasks(db, row.id);
     if (open.length > 0) {
       throw conflict('subtasks_open', `task ${row.id} still has ${open.length} open subtasks`, {
         task_id: row.id,
@@ -168,7 +213,7 @@ async function checkPreconditions(
     }
   }
   if (action === 'unblock' && row.dependencyIds.length > 0) {
-    const open = openDependencies(await taskBriefs(tx, row.dependencyIds));
+    const open = openDependencies(await taskBriefs(db, row.dependencyIds));
     if (open.length > 0) {
       throw conflict('dependencies_open', `task ${row.id} still waits for ${open.length} open dependencies`, {
         task_id: row.id,

@@ -102,7 +102,7 @@ export async function iAmIdle(call: VerbCall): Promise<VerbResult> {
   const paused: string[] = [];
   for (const task of await mine(call, ['in_progress'])) {
     const warning = await bestEffort(
-      () => s.tasks.transition(task.id, 'pause', actor, { reason: 'agent idle' }),
+      () => s.tasks.transition(task, 'pause', actor, { reason: 'agent idle' }),
       'pause',
     );
     if (!warning) paused.push(task.id);

@@ -61,7 +61,7 @@ export async function claimPlanStart(call: VerbCall, plan: Record<string, unknow
   const resuming = ownsTask(task, actor) && task.status === 'claimed';
   if (!resuming) refuseForeignClaim(call, task);
   const { branch } = await s.git.prepareTask(task, gitAgent(actor));
-  if (!resuming) task = await s.tasks.claim(task.id, actor);
+  if (!resuming) task = await s.tasks.claim(task, actor);
   if (branch && branch !== task.branch_name) {
     task = await s.tasks.recordFacts(task.id, { branch_name: branch }, actor, { action: 'branch' });
   }

@@ -17,7 +17,7 @@ export async function reviewClaim(
   markers: Record<string, unknown> = {},
 ): Promise<VerbResult> {
   const { actor, s } = call;
-  let task = await s.tasks.claim(taskOf(call).id, actor);
+  let task = await s.tasks.claim(taskOf(call), actor);
   // The reviewer's worktree of the branch (the documenter writes there; QA may run the tests).
   const warning = task.branch_name
     ? await bestEffort(() => s.git.prepareTask(task, gitAgent(actor)), 'preparing your worktree')

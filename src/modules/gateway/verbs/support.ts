@@ -41,13 +41,16 @@ export function requireOwner(task: TaskView, actor: Actor, doing: string): void 
   );
 }
 
-/** A lifecycle transition through the tasks service (all holds, rules and audit apply). */
+/**
+ * A lifecycle transition through the tasks service (all holds, rules and audit apply), decided on
+ * the view in hand (the tasks service re-reads only if the task changed since).
+ */
 export const transition = (
   call: VerbCall,
   task: TaskView,
   plan: ActionPlan,
   reason?: string,
-): Promise<TaskView> => call.s.tasks.transition(task.id, plan, call.actor, reason ? { reason } : {});
+): Promise<TaskView> => call.s.tasks.transition(task, plan, call.actor, reason ? { reason } : {});
 
 /** Writes the caller's role section of the task notes (`notes.<role>`), with who and when. */
 export function recordNotes(
