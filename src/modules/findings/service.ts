@@ -7,7 +7,7 @@
 
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
-import type { Db } from '../../platform/db/client.js';
+import { type Db, perDatabase } from '../../platform/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { tasks } from '../tasks/schema.js';
@@ -60,6 +60,17 @@ interface WriteOptions {
   db?: Db;
 }
 
+/** A task's open findings, newest round first (the order of the ledger). */
+const openFindingsStatement = perDatabase((db) =>
+  db
+    .select()
+    .from(taskFindings)
+    .where(and(eq(taskFindings.taskId, sql.placeholder('taskId')), eq(taskFindings.status, 'open')))
+    .orderBy(desc(taskFindings.round), desc(taskFindings.createdAt), asc(taskFindings.seq))
+    .limit(sql.placeholder('limit'))
+    .prepare('findings_open'),
+);
+
 export class FindingsService {
   constructor(readonly platform: Platform) {}
 
@@ -99,6 +110,11 @@ export class FindingsService {
       total,
       truncated: total > findings.length,
     };
+  }
+
+  /** Up to `limit` open findings of a task, in ledger order; none for a task that does not exist. */
+  async open(taskId: string, limit: number): Promise<Finding[]> {
+    return openFindingsStatement(this.db).execute({ taskId, limit });
   }
 
   /**

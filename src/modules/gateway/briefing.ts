@@ -85,11 +85,7 @@ export async function parentContext(s: GatewayServices, task: TaskView) {
 
 /** The open findings of the task, rendered one per line (newest round first, at most 10). */
 export async function openFindings(s: GatewayServices, taskId: string): Promise<string[]> {
-  const ledger = await s.findings.ledger(taskId, { limit: 100 });
-  return ledger.findings
-    .filter((f) => f.status === 'open')
-    .slice(0, LIST_CAP)
-    .map(renderFinding);
+  return (await s.findings.open(taskId, LIST_CAP)).map(renderFinding);
 }
 
 async function taskHandoff(s: GatewayServices, task: TaskView) {
