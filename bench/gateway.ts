@@ -4,15 +4,16 @@
  * measured is the gateway's own) through real HTTP, with real tokens:
  *   give_me_work → i_will_work_on (claim, plan, start) → give_me_work (the task in hand) →
  *   i_will_work_on (re-entry) → do/evidence → do/note → do/read_a2a → unclaim → …
- * for a fixed time after a warm-up, twice on the same target: a closed loop (each agent calls its
- * next verb as soon as the last one answers), then paced (each agent thinks BENCH_THINK_MS, default
- * 100, after every verb, as a real agent CLI does). Runs on PostgreSQL (GAFFER_BENCH_DATABASE_URL,
+ * for a fixed time after a closed-loop warm-up, twice: a closed loop (each agent calls its next
+ * verb as soon as the last one answers), then paced (each agent thinks BENCH_THINK_MS, default
+ * 1000, after every verb, as a real agent CLI does while its model works). Runs on PostgreSQL (GAFFER_BENCH_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test; a database of its own is created and dropped)
  * and on embedded PGlite; each target is Gaffer's whole stack in its own process (this file,
  * `serve`, one per run). Prints verbs/s, p50/p99 overall and per verb, non-ok envelopes by flavor,
- * the target's CPU per verb answered (its Node process is one thread, so a closed loop of N agents
- * waits ≈ N × that per verb: `closed_loop_floor_ms`), and (PostgreSQL) the SQL statements each verb
- * issues (BEGIN/COMMIT included), counted in-process on one agent walking alone.
+ * the target's CPU per verb answered, the whole machine's CPU per verb (driver, target and database
+ * together: a closed loop of N agents on C cores waits at least N × that / C per verb on average,
+ * `closed_loop_floor_ms`), and (PostgreSQL) the SQL statements each verb issues (BEGIN/COMMIT
+ * included), counted in-process on one agent walking alone.
  * BENCH_AGENTS, BENCH_SECONDS, BENCH_WARMUP_SECONDS, BENCH_THINK_MS (0: no paced run),
  * BENCH_POOL_SIZE, BENCH_GATEWAY_ONLY (postgres | pglite | statements: only the per-verb costs,
  * BENCH_PRINT_SQL=1 to list the statements) and BENCH_CPU_PROFILE (a directory for the target's
@@ -22,7 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { configWith } from '../src/config.js';
@@ -37,9 +38,9 @@ import { onScratchDatabase, report, startTarget } from './support.js';
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 100);
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1000);
 /** Walks of the lone agent counting each verb's statements (the last one is reported). */
-const PROFILE_WALKS = 5;
+const PROFILE_WALKS = Number(process.env.BENCH_PROFILE_WALKS ?? 5);
 const TARGET_P99_MS = 25;
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const TEAMS = ['backend', 'frontend', 'ux_ui'] as const;
@@ -180,12 +181,16 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The agent loops on the target for the warm-up, then for SECONDS while measuring; with `thinkMs`,
- * each agent pauses that long after every verb (starting at a random point of its first pause).
+ * The agent loops on the target for the warm-up, then for SECONDS while measuring. The warm-up is
+ * always a closed loop, so that the target's hot paths are compiled as in a server that has been up
+ * a while; then, with `thinkMs`, each agent pauses that long after every verb (its first pause
+ * cut at a random point, so that the agents do not move in step), and the measuring starts once
+ * the closed loop's queue has drained.
  */
 async function hammer(port: number, plan: BenchAgent[], thinkMs: number) {
   const base = `http://127.0.0.1:${port}`;
   let recording = false;
+  let pacing = false;
   let stopping = false;
   const all: number[] = [];
   const byVerb = new Map<string, number[]>();
@@ -202,9 +207,12 @@ async function hammer(port: number, plan: BenchAgent[], thinkMs: number) {
       'x-agent-token': staticToken(SECRET, { id: agent.id, role: 'developer', team: agent.team }),
     };
     const walk = walkOf(agent.taskId);
-    await sleep(Math.random() * thinkMs);
-    for (let i = 0, first = true; !stopping; i = (i + 1) % walk.length, first = false) {
-      if (!first) await sleep(thinkMs);
+    let paced = false;
+    for (let i = 0; !stopping; i = (i + 1) % walk.length) {
+      if (pacing) {
+        await sleep(paced ? thinkMs : Math.random() * thinkMs);
+        paced = true;
+      }
       const step = walk[i]!;
       const started = performance.now();
       const response = await fetch(base + step.path, {
@@ -235,10 +243,16 @@ async function hammer(port: number, plan: BenchAgent[], thinkMs: number) {
 
   const loops = Promise.all(plan.map(loop));
   await sleep(WARMUP_SECONDS * 1000);
+  if (thinkMs > 0) {
+    pacing = true;
+    await sleep(2 * thinkMs + 1000);
+  }
   recording = true;
   const started = performance.now();
+  const busyBefore = machineBusyMs();
   await sleep(SECONDS * 1000);
   recording = false;
+  const busy = machineBusyMs() - busyBefore;
   const seconds = (performance.now() - started) / 1000;
   stopping = true;
   await loops;
@@ -265,9 +279,28 @@ async function hammer(port: number, plan: BenchAgent[], thinkMs: number) {
     http_errors: httpErrors,
     non_ok_envelopes: nonOk,
     per_verb: perVerb,
+    /**
+     * The whole machine's CPU per verb while measuring (this driver, the target, PostgreSQL and
+     * anything else running), and the cores it has: the floor of a closed loop's mean latency is
+     * agents × that / cores, whatever the gateway's code does.
+     */
+    machine_cpu_ms_per_verb: Number.isNaN(busy) ? null : round2(busy / Math.max(all.length, 1)),
+    cores: cpus().length,
     /** Every verb answered, warm-up included (what the target's CPU was spent on). */
     served,
   };
+}
+
+/** CPU time every core of the machine has been busy (Linux /proc/stat; NaN elsewhere), in ms. */
+function machineBusyMs(): number {
+  try {
+    const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
+    const [user, nice, system, , , irq, softirq, steal] = cpu!.trim().split(/\s+/).slice(1).map(Number);
+    const ticks = user! + nice! + system! + irq! + softirq! + steal!;
+    return ticks * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** A statement as BENCH_PRINT_SQL=1 lists it on stderr. */
@@ -285,12 +318,16 @@ function describeStatement(args: unknown[]): string {
  */
 async function profileVerbs(databaseUrl: string) {
   let statements = 0;
-  let printing = false; // BENCH_PRINT_SQL=1: the last walk's statements
+  let printing = false; // BENCH_PRINT_SQL=1: the last walk's statements, at their offset in the verb
+  let verbStarted = 0;
   const printSql = process.env.BENCH_PRINT_SQL === '1';
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     statements++;
-    if (printing) console.error('   SQL', describeStatement(args));
+    if (printing) {
+      const offset = (performance.now() - verbStarted).toFixed(1).padStart(6);
+      console.error(`   +${offset} ms SQL`, describeStatement(args));
+    }
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-gateway-profile-'));
@@ -311,6 +348,7 @@ async function profileVerbs(databaseUrl: string) {
         const before = statements;
         if (printing) console.error(`== ${step.verb}`);
         const started = performance.now();
+        verbStarted = started;
         const response = await server.app.inject({
           method: 'POST',
           url: step.path,
@@ -366,7 +404,13 @@ async function runs(databaseUrl: string | undefined) {
   const closed = await onTarget(databaseUrl, 0);
   const paced = THINK_MS > 0 ? await onTarget(databaseUrl, THINK_MS) : { skipped: 'BENCH_THINK_MS=0' };
   return {
-    closed: { ...closed, closed_loop_floor_ms: round2(closed.cpu_ms_per_verb * AGENTS) },
+    closed: {
+      ...closed,
+      closed_loop_floor_ms:
+        closed.machine_cpu_ms_per_verb === null
+          ? null
+          : round2((closed.machine_cpu_ms_per_verb * AGENTS) / closed.cores),
+    },
     paced,
   };
 }
