@@ -5,8 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pruneTranscripts } from '../src/modules/runtime/index.js';
+import {
+  agentRuns,
+  LOST_RUN_DETAIL,
+  LOST_RUNS_LOOP,
+  pruneTranscripts,
+} from '../src/modules/runtime/index.js';
 import { eventually, type FakeAgents, writeFakeAgents } from '../src/modules/runtime/test-fake-agents.js';
 import { printed, type RuntimeTestApp, startRuntimeApp } from '../src/modules/runtime/test-runtime-app.js';
 import { connect, type StreamClient } from './support/ws-client.js';
@@ -34,6 +40,7 @@ interface Page {
 }
 
 const CAP = 2000;
+const VOUCH_MS = 100;
 const EXPECTED_LINES = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join('');
 
 let t: RuntimeTestApp;
@@ -44,6 +51,7 @@ beforeAll(async () => {
   fakes = writeFakeAgents();
   t = await startRuntimeApp({
     maxTranscriptBytes: CAP,
+    vouchIntervalMs: VOUCH_MS,
     process: {
       providers: {
         lines: fakes.template('lines.mjs', '20 2'),
@@ -286,6 +294,49 @@ describe('agent output stream', () => {
     await expect(
       pruneTranscripts(t.platform.database.db, { now: inThreeDays, retentionDays: 0 }),
     ).rejects.toThrow(RangeError);
+    await t.runtime.supervisor.stop(live.agentId, { graceful: false });
+  });
+
+  it('closes as lost a run its server stopped vouching for, and keeps the live ones running', async () => {
+    const { agent: live } = await t.runtime.supervisor.spawn(
+      'process',
+      t.specFor('fe-dev-1', { provider: 'stubborn' }),
+    );
+    // A run left open by a server that was killed three minutes ago.
+    const orphan = randomUUID();
+    const gone = new Date(Date.now() - 3 * 60_000);
+    const orphanAgent = t.specFor('be-qa').agent.id;
+    await t.platform.database.db.insert(agentRuns).values({
+      id: orphan,
+      agentId: orphanAgent,
+      taskId: null,
+      runtime: 'process',
+      provider: 'fake',
+      model: null,
+      startedAt: gone,
+      seenAt: gone,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3 * VOUCH_MS));
+
+    expect(await t.scheduler.runNow(LOST_RUNS_LOOP)).toEqual({ status: 'succeeded' });
+    const lost = (await get(`/api/stream/be-qa/runs/${orphan}`)).json<Page>().run;
+    expect(lost).toMatchObject({ status: 'lost', detail: LOST_RUN_DETAIL });
+    await eventually(() =>
+      t.events.some(
+        (event) =>
+          event.type === 'AGENT_ERROR' &&
+          (event.data as { run_id?: string; detail?: string }).run_id === orphan &&
+          (event.data as { detail?: string }).detail === LOST_RUN_DETAIL,
+      ),
+    );
+    const running = (await get(`/api/stream/fe-dev-1/runs/${live.runId}`)).json<Page>().run;
+    expect(running.status).toBe('running');
+    // Its supervisor keeps vouching for it while it runs.
+    const [row] = await t.platform.database.db
+      .select({ startedAt: agentRuns.startedAt, seenAt: agentRuns.seenAt })
+      .from(agentRuns)
+      .where(eq(agentRuns.id, live.runId));
+    expect(row!.seenAt!.getTime()).toBeGreaterThan(row!.startedAt.getTime());
     await t.runtime.supervisor.stop(live.agentId, { graceful: false });
   });
 });

@@ -59,6 +59,7 @@ const RunStatus = Type.Union(
     Type.Literal('failed'),
     Type.Literal('stopped'),
     Type.Literal('killed'),
+    Type.Literal('lost'),
   ],
   {
     description:

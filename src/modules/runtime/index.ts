@@ -9,9 +9,9 @@ import type { RuntimeDeps } from '../registry.js';
 import { ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
 import { ScriptedRuntime } from './scripted/index.js';
-import { RuntimeSupervisor } from './supervisor.js';
+import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
-import { pruneTranscripts, TranscriptStore } from './transcript-store.js';
+import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
 export {
   PLACEHOLDERS,
@@ -41,18 +41,22 @@ export { splitShellWords } from './shell-words.js';
 export {
   DEFAULT_MAX_TRANSCRIPT_BYTES,
   type EndedRun,
+  LOST_RUN_AFTER_MS,
+  RUN_VOUCH_INTERVAL_MS,
   type RunningAgentInfo,
   RuntimeSupervisor,
   type SpawnResult,
 } from './supervisor.js';
 export { type RunView, runView, TranscriptService } from './transcript-service.js';
-export { pruneTranscripts } from './transcript-store.js';
+export { LOST_RUN_DETAIL, pruneTranscripts } from './transcript-store.js';
 
 export interface RuntimeModuleOptions {
   /** The process runtime's settings (provider templates, grace, the gaffer command, run root). */
   process?: ProcessRuntimeOptions;
   /** Most output bytes kept per run (default 1 MiB). */
   maxTranscriptBytes?: number;
+  /** How often the supervisor vouches for its running runs (default RUN_VOUCH_INTERVAL_MS). */
+  vouchIntervalMs?: number;
 }
 
 export interface RuntimeModule {
@@ -64,6 +68,9 @@ export interface RuntimeModule {
   /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
   registerRoutes(app: FastifyInstance): void;
 }
+
+/** The loop closing, as lost, the runs no server has vouched for in LOST_RUN_AFTER_MS. */
+export const LOST_RUNS_LOOP = 'runtime.lost-runs';
 
 /** The daily loop deleting transcripts older than the `transcript_retention_days` setting. */
 export const TRANSCRIPT_PRUNE_LOOP = 'runtime.transcript-prune';
@@ -82,6 +89,7 @@ export function createRuntimeModule(
     store,
     clock: platform.clock,
     maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
+    ...(options.vouchIntervalMs ? { vouchIntervalMs: options.vouchIntervalMs } : {}),
   });
   const processRuntime = new ProcessRuntime({
     now: () => platform.clock.now(),
@@ -97,6 +105,18 @@ export function createRuntimeModule(
   supervisor.register(new ScriptedRuntime({ now: () => platform.clock.now() }));
   const transcripts = new TranscriptService(store, deps.agents.service);
   const prune = (retentionDays: number) => pruneTranscripts(db, { now: platform.clock.now(), retentionDays });
+  deps.scheduler.register({
+    name: LOST_RUNS_LOOP,
+    intervalMs: RUN_VOUCH_INTERVAL_MS,
+    run: async () => {
+      const now = platform.clock.now();
+      const staleBefore = new Date(now.getTime() - LOST_RUN_AFTER_MS);
+      for (const run of await closeLostRuns(db, { now, staleBefore })) {
+        const event = { agent_id: run.agentId, task_id: run.taskId, run_id: run.id, detail: LOST_RUN_DETAIL };
+        await platform.bus.publish('AGENT_ERROR', event);
+      }
+    },
+  });
   deps.scheduler.register({
     name: TRANSCRIPT_PRUNE_LOOP,
     intervalMs: 24 * 3_600_000,

@@ -7,7 +7,10 @@ import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } f
 import { agents } from '../agents/schema.js';
 import { tasks } from '../tasks/schema.js';
 
-/** One spawn of one agent. `ended_at` null: running (or its server died before it could say). */
+/**
+ * One spawn of one agent. `ended_at` null: running — the server running it vouches for it every
+ * half minute (`seen_at`); a run nobody vouched for in a while is closed as `lost`.
+ */
 export const agentRuns = pgTable(
   'agent_runs',
   {
@@ -23,7 +26,9 @@ export const agentRuns = pgTable(
     pid: integer('pid'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    /** `exited`, `failed`, `stopped` or `killed` once ended. */
+    /** Last time the server running it said it still was (null on runs from before this column). */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+    /** `exited`, `failed`, `stopped`, `killed` or `lost` once ended. */
     outcome: text('outcome'),
     exitCode: integer('exit_code'),
     signal: text('signal'),

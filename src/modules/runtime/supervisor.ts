@@ -35,7 +35,16 @@ export interface RuntimeSupervisorDeps {
   clock: Clock;
   maxTranscriptBytes?: number;
   log?: SupervisorLog;
+  /** How often the supervisor vouches for its running runs (default RUN_VOUCH_INTERVAL_MS). */
+  vouchIntervalMs?: number;
 }
+
+/**
+ * How often a supervisor records that its runs are still going (`seen_at`); a run nobody vouched
+ * for in LOST_RUN_AFTER_MS is closed as lost by the runtime's sweep.
+ */
+export const RUN_VOUCH_INTERVAL_MS = 30_000;
+export const LOST_RUN_AFTER_MS = 4 * RUN_VOUCH_INTERVAL_MS;
 
 /** What the orchestrator lists about a running agent. */
 export interface RunningAgentInfo {
@@ -87,10 +96,13 @@ export class RuntimeSupervisor {
   private readonly starting = new Map<string, Promise<SpawnResult>>();
   private readonly endListeners = new Set<(ended: EndedRun) => void>();
   private closing = false;
+  private readonly vouching: NodeJS.Timeout;
   log: SupervisorLog | undefined;
 
   constructor(private readonly deps: RuntimeSupervisorDeps) {
     this.log = deps.log;
+    this.vouching = setInterval(() => void this.vouch(), deps.vouchIntervalMs ?? RUN_VOUCH_INTERVAL_MS);
+    this.vouching.unref();
   }
 
   /** Makes a runtime available (`process` at start; `scripted` when its module is built). */
@@ -173,6 +185,15 @@ export class RuntimeSupervisor {
     this.closing = true;
     await Promise.allSettled([...this.starting.values()]);
     await this.stopAll(options);
+    clearInterval(this.vouching);
+  }
+
+  /** Records that this supervisor's runs are still going (their `seen_at`). */
+  private async vouch(): Promise<void> {
+    const runIds = [...this.live.values()].filter((entry) => !entry.ending).map((e) => e.running.runId);
+    await this.deps.store
+      .vouch(runIds, this.deps.clock.now())
+      .catch((error) => this.warn(error, 'vouching for the running runs', runIds.join(', ')));
   }
 
   /** Publishes AGENT_WAITING for a running agent; false when it is not running here. */

@@ -12,7 +12,7 @@ import { buildApp, type Gaffer } from '../../app.js';
 import type { BusEvent } from '../../platform/bus/index.js';
 import { CEO_IDENTITY } from '../../platform/http/auth/identity.js';
 import { staticToken } from '../../platform/http/auth/tokens.js';
-import { createScheduler } from '../../platform/scheduler/index.js';
+import { createScheduler, type Scheduler } from '../../platform/scheduler/index.js';
 import { rosterMember } from '../agents/index.js';
 import type { SpawnSpec } from './contract.js';
 import { createRuntimeModule, type RuntimeModule, type RuntimeModuleOptions } from './index.js';
@@ -21,6 +21,8 @@ export interface RuntimeTestApp extends Gaffer {
   platform: TestPlatform;
   stores: TestStores;
   runtime: RuntimeModule;
+  /** The scheduler the test runtime's loops are registered on; it never starts (use runNow). */
+  scheduler: Scheduler;
   /** Every bus event received so far, in order. */
   events: BusEvent[];
   /** A temp directory standing in for a task worktree. */
@@ -57,6 +59,7 @@ export async function startRuntimeApp(options: RuntimeModuleOptions = {}): Promi
     platform,
     stores,
     runtime,
+    scheduler: idleScheduler,
     events,
     workspace,
     ceoHeaders: { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) },

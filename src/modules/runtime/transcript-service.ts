@@ -9,8 +9,8 @@
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { AgentsService } from '../agents/index.js';
-import type { RunOutcome, RuntimeKind } from './contract.js';
-import type { RunRecord, TranscriptStore, TranscriptStream } from './transcript-store.js';
+import type { RuntimeKind } from './contract.js';
+import type { RunRecord, StoredOutcome, TranscriptStore, TranscriptStream } from './transcript-store.js';
 
 export const TRANSCRIPT_LIMITS = {
   runsDefault: 50,
@@ -30,7 +30,7 @@ export interface RunView {
   model: string | null;
   pid: number | null;
   /** `running` until it ends, then how it ended. */
-  status: 'running' | RunOutcome;
+  status: 'running' | StoredOutcome;
   started_at: string;
   ended_at: string | null;
   exit_code: number | null;

@@ -2,12 +2,15 @@
  * Reads and writes of the runtime's tables: run rows, transcript chunks, and the retention prune.
  * Plain data in and out; the supervisor and the routes decide what it means.
  */
-import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { RunOutcome, RuntimeKind } from './contract.js';
 import { agentRuns, agentTranscriptChunks } from './schema.js';
 
 export type TranscriptStream = 'stdout' | 'stderr' | 'system';
+
+/** How a stored run ended: as its runtime said, or `lost` when its server went away without saying. */
+export type StoredOutcome = RunOutcome | 'lost';
 
 export interface RunRecord {
   id: string;
@@ -19,7 +22,7 @@ export interface RunRecord {
   pid: number | null;
   startedAt: Date;
   endedAt: Date | null;
-  outcome: RunOutcome | null;
+  outcome: StoredOutcome | null;
   exitCode: number | null;
   signal: string | null;
   detail: string | null;
@@ -64,7 +67,16 @@ export class TranscriptStore {
     model: string | null;
     startedAt: Date;
   }): Promise<void> {
-    await this.db.insert(agentRuns).values(run);
+    await this.db.insert(agentRuns).values({ ...run, seenAt: run.startedAt });
+  }
+
+  /** The server running these runs says they still are (runs already ended are left alone). */
+  async vouch(runIds: readonly string[], at: Date): Promise<void> {
+    if (runIds.length === 0) return;
+    await this.db
+      .update(agentRuns)
+      .set({ seenAt: at })
+      .where(and(inArray(agentRuns.id, [...runIds]), isNull(agentRuns.endedAt)));
   }
 
   async markStarted(runId: string, pid: number | null): Promise<void> {
@@ -112,6 +124,32 @@ export class TranscriptStore {
       .limit(limit);
     return rows as TranscriptChunk[];
   }
+}
+
+/** A run closed as lost. */
+export interface LostRun {
+  id: string;
+  agentId: string;
+  taskId: string | null;
+}
+
+export const LOST_RUN_DETAIL = 'the server running it stopped without recording how it ended';
+
+/**
+ * Closes, as `lost`, the runs still open that no server has vouched for since `staleBefore` (their
+ * server was killed or lost its database): they are not running anywhere any more.
+ */
+export async function closeLostRuns(db: Db, options: { now: Date; staleBefore: Date }): Promise<LostRun[]> {
+  return db
+    .update(agentRuns)
+    .set({ endedAt: options.now, outcome: 'lost', detail: LOST_RUN_DETAIL })
+    .where(
+      and(
+        isNull(agentRuns.endedAt),
+        sql`coalesce(${agentRuns.seenAt}, ${agentRuns.startedAt}) < ${options.staleBefore.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: agentRuns.id, agentId: agentRuns.agentId, taskId: agentRuns.taskId });
 }
 
 /**

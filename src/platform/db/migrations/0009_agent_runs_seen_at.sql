@@ -1,0 +1,1 @@
+ALTER TABLE "agent_runs" ADD COLUMN "seen_at" timestamp with time zone;
