@@ -64,7 +64,8 @@ const RunStatus = Type.Union(
   {
     description:
       '`running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, ' +
-      'or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL).',
+      'or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server ' +
+      'went away without recording the end).',
   },
 );
 
