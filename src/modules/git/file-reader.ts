@@ -91,12 +91,7 @@ function queryProblems(query: FileQuery): FieldProblem[] {
   return [...problems, ...windowRequestProblems(query)];
 }
 
-function textOf(
-  file: FileAtRef | null,
-  project: ProjectRow,
-  branch: string,
-  path: string,
-): string {
+function textOf(file: FileAtRef | null, project: ProjectRow, branch: string, path: string): string {
   if (!file) {
     throw notFound(`there is no file ${path} on branch ${branch} of project ${project.slug}`);
   }

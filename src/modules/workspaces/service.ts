@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Forge, RetryOptions } from '../../platform/forge/index.js';
-import { assertRef, type FileAtRef, GitRunner, KeyedQueue, resolveRef, showFileAt } from '../../platform/git/index.js';
+import {
+  assertRef,
+  type FileAtRef,
+  GitRunner,
+  KeyedQueue,
+  resolveRef,
+  showFileAt,
+} from '../../platform/git/index.js';
 import { type CommitInput, type CommitResult, commitTaskWork } from './commits.js';
 import type { WorkspaceContext } from './context.js';
 import { gitFailed, WorkspaceError } from './errors.js';
