@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -125,34 +125,11 @@ export async function startGitHttpServer(
       response.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('unauthorized');
       return;
     }
-    const body: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => body.push(chunk));
-    request.on('end', () => {
-      const input = Buffer.concat(body);
-      const cgi = spawn('git', ['http-backend'], {
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          GIT_PROJECT_ROOT: root,
-          GIT_HTTP_EXPORT_ALL: '1',
-          GIT_CONFIG_NOSYSTEM: '1',
-          GIT_CONFIG_GLOBAL: '/dev/null',
-          HOME: root,
-          PATH_INFO: url.pathname,
-          QUERY_STRING: url.search.replace(/^\?/, ''),
-          REQUEST_METHOD: request.method ?? 'GET',
-          CONTENT_TYPE: request.headers['content-type'] ?? '',
-          CONTENT_LENGTH: String(input.length),
-          HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
-          GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
-          REMOTE_USER: 'gaffer-test',
-          REMOTE_ADDR: '127.0.0.1',
-        },
-      });
-      const out: Buffer[] = [];
-      cgi.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-      cgi.stdin.on('error', () => {});
-      cgi.stdin.end(input);
-      cgi.on('close', () => writeCgiResponse(Buffer.concat(out), response));
+    answerWithHttpBackend(request, response, {
+      root,
+      pathInfo: url.pathname,
+      query: url.search,
+      remoteUser: 'gaffer-test',
     });
   });
   await listen(server);
@@ -165,7 +142,49 @@ export async function startGitHttpServer(
   };
 }
 
-function writeCgiResponse(raw: Buffer, response: import('node:http').ServerResponse): void {
+/**
+ * Answers one smart-HTTP request with the real `git http-backend` (spawned with a CGI environment,
+ * no shell) over the bare repositories under `root`.
+ */
+export function answerWithHttpBackend(
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: { root: string; pathInfo: string; query: string; remoteUser: string },
+): void {
+  const body: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => body.push(chunk));
+  request.on('end', () => {
+    const input = Buffer.concat(body);
+    const cgi = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_PROJECT_ROOT: target.root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        HOME: target.root,
+        PATH_INFO: target.pathInfo,
+        QUERY_STRING: target.query.replace(/^\?/, ''),
+        REQUEST_METHOD: request.method ?? 'GET',
+        CONTENT_TYPE: request.headers['content-type'] ?? '',
+        CONTENT_LENGTH: String(input.length),
+        HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
+        REMOTE_USER: target.remoteUser,
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    const out: Buffer[] = [];
+    cgi.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    cgi.stderr.resume();
+    cgi.stdin.on('error', () => {});
+    cgi.stdin.end(input);
+    cgi.on('error', () => response.writeHead(500).end());
+    cgi.on('close', () => writeCgiResponse(Buffer.concat(out), response));
+  });
+}
+
+function writeCgiResponse(raw: Buffer, response: ServerResponse): void {
   let split = raw.indexOf('\r\n\r\n');
   let gap = 4;
   if (split < 0) {
