@@ -16,6 +16,7 @@ import {
   ForgeError,
   type MergePullRequestInput,
   type OpenPullRequestInput,
+  openForMerge,
   type PullRequest,
   type Release,
   UNKNOWN_CI,
@@ -108,13 +109,7 @@ export class GiteaForge implements Forge {
     input: MergePullRequestInput,
     signal?: AbortSignal,
   ): Promise<{ sha: string }> {
-    const pull = await this.getPullRequest(number, signal);
-    if (!pull) throw new ForgeError('not_found', `pull request #${number} does not exist`);
-    if (pull.state !== 'open') {
-      throw new ForgeError('not_open', `pull request #${number} is ${pull.state}`, {
-        mergeSha: pull.mergeSha,
-      });
-    }
+    const pull = openForMerge(await this.getPullRequest(number, signal), number);
     try {
       await this.send('POST', `/pulls/${number}/merge`, signal, {
         body: {

@@ -15,6 +15,7 @@ import {
   ForgeError,
   type MergePullRequestInput,
   type OpenPullRequestInput,
+  openForMerge,
   type PullRequest,
   type Release,
   UNKNOWN_CI,
@@ -149,13 +150,7 @@ export class GitHubForge implements Forge {
     input: MergePullRequestInput,
     signal?: AbortSignal,
   ): Promise<{ sha: string }> {
-    const pull = await this.getPullRequest(number, signal);
-    if (!pull) throw new ForgeError('not_found', `pull request #${number} does not exist`);
-    if (pull.state !== 'open') {
-      throw new ForgeError('not_open', `pull request #${number} is ${pull.state}`, {
-        mergeSha: pull.mergeSha,
-      });
-    }
+    const pull = openForMerge(await this.getPullRequest(number, signal), number);
     try {
       const merged = await this.call(signal, {}, (call) =>
         this.octokit.rest.pulls.merge({

@@ -40,6 +40,7 @@ import {
   ForgeError,
   type MergePullRequestInput,
   type OpenPullRequestInput,
+  openForMerge,
   type PullRequest,
   type Release,
   UNKNOWN_CI,
@@ -113,13 +114,7 @@ export class LocalForge implements Forge {
     input: MergePullRequestInput,
     signal?: AbortSignal,
   ): Promise<{ sha: string }> {
-    const pull = await this.pulls.get(number);
-    if (!pull) throw new ForgeError('not_found', `pull request #${number} does not exist`);
-    if (pull.state !== 'open') {
-      throw new ForgeError('not_open', `pull request #${number} is ${pull.state}`, {
-        mergeSha: pull.mergeSha,
-      });
-    }
+    const pull = openForMerge(await this.pulls.get(number), number);
     const subject = input.commitTitle?.trim() || `${pull.title} (#${number})`;
     const body = input.commitMessage ?? pull.body;
     const message = body.trim() ? `${subject}\n\n${body.trim()}\n` : `${subject}\n`;

@@ -127,5 +127,16 @@ export class ForgeError extends Error {
   }
 }
 
+/** The pull request a merge is asked for, when it is still open; ForgeError `not_found` or `not_open` otherwise. */
+export function openForMerge(pull: PullRequest | null, number: number): PullRequest {
+  if (!pull) throw new ForgeError('not_found', `pull request #${number} does not exist`);
+  if (pull.state !== 'open') {
+    throw new ForgeError('not_open', `pull request #${number} is ${pull.state}`, {
+      mergeSha: pull.mergeSha,
+    });
+  }
+  return pull;
+}
+
 /** The no-CI answer (a local forge, a repository without workflows). */
 export const UNKNOWN_CI: CiStatus = { conclusion: 'unknown', runUrl: null, runName: null, headSha: null };
