@@ -5,7 +5,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importEdges, moduleCycles, readSources, wiringViolations } from './support/import-graph.js';
+import {
+  importEdges,
+  moduleCycles,
+  REGISTRY,
+  readSources,
+  wiringViolations,
+} from './support/import-graph.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -28,6 +34,12 @@ describe('the import graph of src/', () => {
 
   it('has no import cycle among the modules and the registry', () => {
     expect(moduleCycles(edges)).toEqual([]);
+  });
+
+  it('is the only tree that imports the registry: the suites, benchmarks and scripts do not', () => {
+    const outside = ['test', 'bench', 'scripts'].flatMap((dir) => importEdges(readSources(root, dir)));
+    expect(outside.length).toBeGreaterThan(100);
+    expect(wiringViolations(outside.filter((edge) => edge.to === REGISTRY))).toEqual([]);
   });
 });
 
