@@ -68,7 +68,12 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   registerConventions(app);
   registerMetrics(app);
   await registerOpenApi(app);
-  await registerAuth(app, platform);
+  // Identity headers may name the token's identity by slug or UUID and the roster's team: the roster
+  // (the agents module, built below, before any request is served) resolves them.
+  let roster: Modules['agents']['service'] | undefined;
+  await registerAuth(app, platform, {
+    roster: async (idOrSlug) => (roster ? roster.identify(idOrSlug) : null),
+  });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerProbes(app, platform);
 
@@ -80,6 +85,7 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   const settings = await createSettings(platform);
   settings.registerRoutes(app);
   const modules = await createModules(platform, { settings, scheduler });
+  roster = modules.agents.service;
   // Runs after the authentication hook: a retired agent's proven identity is refused.
   app.addHook('onRequest', async (request) => {
     if (request.identity) await modules.agents.refuseRetired(request.identity);

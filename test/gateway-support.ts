@@ -19,6 +19,9 @@ import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
 import { seedBareRemote, tempDirs, writeFiles } from '../src/platform/git/test-support.js';
 import { startTestApp } from './support/app.js';
 
+/** A valid task body (the tasks module's fixture), for the gateway tests next to the gateway code. */
+export { taskBody } from '../src/modules/tasks/test-fixtures.js';
+
 /** The files of the remote's first commit on `main`. */
 export const SEED_FILES = { 'README.md': '# Shop\n', 'src/server.ts': 'export {};\n' };
 

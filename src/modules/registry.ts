@@ -1,6 +1,7 @@
 /**
  * Composes the domain modules in dependency order and registers their routes. Each module's
- * outside face is its index.ts; this is the one place that knows them all.
+ * outside face is its index.ts, and each declares what it needs of the others there; this is the
+ * one place that knows them all, and only the composition root (src/app.ts) imports it.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
@@ -54,31 +55,15 @@ export interface Modules {
   git: GitModule;
 }
 
-/** What every module may be handed besides the platform: built before the domain modules. */
+/**
+ * What the composition root builds before the domain modules and hands to those that declare a
+ * need for it. Each module declares its own dependencies (its `…Deps` interface, in its index.ts);
+ * nothing but the composition root (src/app.ts) imports this file.
+ */
 export interface Foundations {
   settings: SettingsModule;
   scheduler: Scheduler;
 }
-
-/** What each module may use of the others (their outside faces only). */
-export type ProductsDeps = Pick<Modules, 'projects'>;
-export type TasksDeps = Pick<Modules, 'agents' | 'projects' | 'products'>;
-export type FindingsDeps = Pick<Modules, 'tasks'>;
-export type CollisionMapDeps = Pick<Modules, 'tasks'>;
-export type WorkSessionsDeps = Pick<Modules, 'agents' | 'tasks'>;
-export type StreamsDeps = Pick<Modules, 'agents'>;
-export type ChatRelayDeps = { settings: SettingsModule };
-export type NotificationsDeps = Pick<Modules, 'agents' | 'tasks' | 'chatRelay'> &
-  Pick<Foundations, 'scheduler'>;
-export type A2aDeps = Pick<Modules, 'agents' | 'tasks'>;
-export type SystemDeps = Pick<Foundations, 'scheduler'>;
-export type MaintenanceDeps = Pick<Foundations, 'settings' | 'scheduler'>;
-export type WorkspacesDeps = Pick<Modules, 'projects'>;
-export type RuntimeDeps = Pick<Modules, 'agents'> & Foundations;
-export type BoardProgramsDeps = Pick<Foundations, 'scheduler'> & Pick<Modules, 'maintenance'>;
-export type EnginesDeps = Pick<Foundations, 'settings'> &
-  Pick<Modules, 'boardPrograms' | 'agents' | 'projects' | 'tasks' | 'notifications' | 'workspaces'>;
-export type GitDeps = Pick<Modules, 'projects' | 'workspaces'>;
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;

@@ -1,7 +1,8 @@
 /** Agent-to-agent conversations and messages, with the access matrix; every message published live. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { A2aDeps } from '../registry.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { TasksModule } from '../tasks/index.js';
 import { registerA2aRoutes } from './routes.js';
 import { registerA2aAdminRoutes } from './routes-admin.js';
 import { A2aService } from './service.js';
@@ -18,6 +19,12 @@ export { A2aService };
 export interface A2aModule {
   service: A2aService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface A2aDeps {
+  agents: AgentsModule;
+  tasks: TasksModule;
 }
 
 export function createA2aModule(platform: Platform, deps: A2aDeps): A2aModule {

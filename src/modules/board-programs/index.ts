@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { BoardProgramsDeps } from '../registry.js';
+import type { Scheduler } from '../../platform/scheduler/index.js';
+import type { MaintenanceModule } from '../maintenance/index.js';
 import { registerBoardProgramRoutes } from './routes.js';
 import { BoardProgramRunner } from './runner.js';
 
@@ -17,6 +18,12 @@ export { BoardProgramRunner };
 export interface BoardProgramsModule {
   runner: BoardProgramRunner;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
+export interface BoardProgramsDeps {
+  scheduler: Scheduler;
+  maintenance: MaintenanceModule;
 }
 
 export function createBoardProgramsModule(platform: Platform, deps: BoardProgramsDeps): BoardProgramsModule {

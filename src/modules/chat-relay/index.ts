@@ -1,7 +1,7 @@
 /** The chat-notification relay: write-only Telegram credentials and the after-commit fan-out of notifications. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { ChatRelayDeps } from '../registry.js';
+import type { SettingsModule } from '../settings/index.js';
 import { registerChatRelayRoutes } from './routes.js';
 import { ChatRelayService } from './service.js';
 
@@ -12,6 +12,11 @@ export { ChatRelayService };
 export interface ChatRelayModule {
   service: ChatRelayService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed besides the platform (settings and scheduler are built first). */
+export interface ChatRelayDeps {
+  settings: SettingsModule;
 }
 
 export function createChatRelayModule(platform: Platform, deps: ChatRelayDeps): ChatRelayModule {

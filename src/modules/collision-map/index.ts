@@ -1,7 +1,7 @@
 /** The collision map: a task's declared surface and overlapping same-parent siblings. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { CollisionMapDeps } from '../registry.js';
+import type { TasksModule } from '../tasks/index.js';
 import { registerCollisionMapRoutes } from './routes.js';
 import { CollisionMapService } from './service.js';
 
@@ -13,6 +13,11 @@ export { CollisionMapService };
 export interface CollisionMapModule {
   service: CollisionMapService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface CollisionMapDeps {
+  tasks: TasksModule;
 }
 
 export function createCollisionMapModule(platform: Platform, _deps: CollisionMapDeps): CollisionMapModule {

@@ -5,7 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { EnginesDeps } from '../registry.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { BoardProgramsModule } from '../board-programs/index.js';
+import type { NotificationsModule } from '../notifications/index.js';
+import type { ProjectsModule } from '../projects/index.js';
+import type { SettingsModule } from '../settings/index.js';
+import type { TasksModule } from '../tasks/index.js';
+import type { WorkspacesModule } from '../workspaces/index.js';
 import { ciWatchProgram } from './ci-watch/index.js';
 import { depUpdateProgram } from './dep-update/index.js';
 import type { EngineDeps } from './deps.js';
@@ -16,6 +22,17 @@ export { type EngineOrigin, repoKey } from './origination.js';
 
 export interface EnginesModule {
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
+export interface EnginesDeps {
+  settings: SettingsModule;
+  boardPrograms: BoardProgramsModule;
+  agents: AgentsModule;
+  projects: ProjectsModule;
+  tasks: TasksModule;
+  notifications: NotificationsModule;
+  workspaces: WorkspacesModule;
 }
 
 export function createEnginesModule(platform: Platform, deps: EnginesDeps): EnginesModule {

@@ -1,7 +1,7 @@
 /** The findings ledger of review rounds on a task. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { FindingsDeps } from '../registry.js';
+import type { TasksModule } from '../tasks/index.js';
 import { registerFindingsRoutes } from './routes.js';
 import { FindingsService } from './service.js';
 
@@ -24,6 +24,11 @@ export { FindingsService };
 export interface FindingsModule {
   service: FindingsService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface FindingsDeps {
+  tasks: TasksModule;
 }
 
 export function createFindingsModule(platform: Platform, _deps: FindingsDeps): FindingsModule {

@@ -4,9 +4,15 @@
  * at ten each, and read_a2a reads exactly the conversations the briefing lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentClient, dataOf, type GatewayApp, ok, startGatewayApp } from '../../../test/gateway-support.js';
+import {
+  agentClient,
+  dataOf,
+  type GatewayApp,
+  ok,
+  startGatewayApp,
+  taskBody,
+} from '../../../test/gateway-support.js';
 import { rosterMember } from '../agents/index.js';
-import { taskBody } from '../tasks/test-fixtures.js';
 
 let t: GatewayApp;
 beforeAll(async () => {

@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { GitDeps } from '../registry.js';
+import type { ProjectsModule } from '../projects/index.js';
+import type { WorkspacesModule } from '../workspaces/index.js';
 import { BranchCleanup } from './branch-cleanup.js';
 import { BranchFileReader, type ReadBranchFile } from './file-reader.js';
 import { registerGitRoutes } from './routes.js';
@@ -19,6 +20,12 @@ export interface GitModule {
   reader: BranchFileReader;
   cleanup: BranchCleanup;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface GitDeps {
+  projects: ProjectsModule;
+  workspaces: WorkspacesModule;
 }
 
 export function createGitModule(platform: Platform, deps: GitDeps): GitModule {

@@ -8,8 +8,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { Hold } from '../../platform/scheduler/index.js';
-import type { MaintenanceDeps } from '../registry.js';
+import type { Hold, Scheduler } from '../../platform/scheduler/index.js';
+import type { SettingsModule } from '../settings/index.js';
 import { describePause, type PauseRow, type PauseScope } from './pause-rules.js';
 import { registerMaintenancePauseRoutes } from './routes.js';
 import { MaintenancePauseService } from './service.js';
@@ -42,6 +42,12 @@ export interface MaintenanceModule {
    */
   onChange(listener: (row: PauseRow) => void | Promise<void>): () => void;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed besides the platform (settings and scheduler are built first). */
+export interface MaintenanceDeps {
+  settings: SettingsModule;
+  scheduler: Scheduler;
 }
 
 export function createMaintenanceModule(platform: Platform, deps: MaintenanceDeps): MaintenanceModule {

@@ -1,7 +1,10 @@
 /** Notifications: typed, prioritised, ack-required ones re-escalated; published live and relayed to chat. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { NotificationsDeps } from '../registry.js';
+import type { Scheduler } from '../../platform/scheduler/index.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { ChatRelayModule } from '../chat-relay/index.js';
+import type { TasksModule } from '../tasks/index.js';
 import { registerNotificationRoutes } from './routes.js';
 import { NotificationsService } from './service.js';
 import { scheduleNotificationSweep } from './sweeper.js';
@@ -29,6 +32,14 @@ export { NotificationsService };
 export interface NotificationsModule {
   service: NotificationsService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
+export interface NotificationsDeps {
+  agents: AgentsModule;
+  tasks: TasksModule;
+  chatRelay: ChatRelayModule;
+  scheduler: Scheduler;
 }
 
 export function createNotificationsModule(platform: Platform, deps: NotificationsDeps): NotificationsModule {

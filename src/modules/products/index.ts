@@ -1,7 +1,7 @@
 /** Products: several repositories routed by delivery cell. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { ProductsDeps } from '../registry.js';
+import type { ProjectsModule } from '../projects/index.js';
 import { registerProductsRoutes } from './routes.js';
 import { ProductsService } from './service.js';
 
@@ -13,6 +13,11 @@ export { ProductsService };
 export interface ProductsModule {
   service: ProductsService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface ProductsDeps {
+  projects: ProjectsModule;
 }
 
 export function createProductsModule(platform: Platform, deps: ProductsDeps): ProductsModule {

@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { RuntimeDeps } from '../registry.js';
+import type { Scheduler } from '../../platform/scheduler/index.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { SettingsModule } from '../settings/index.js';
 import { ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
 import { ScriptedRuntime } from './scripted/index.js';
@@ -74,6 +76,13 @@ export const LOST_RUNS_LOOP = 'runtime.lost-runs';
 
 /** The daily loop deleting transcripts older than the `transcript_retention_days` setting. */
 export const TRANSCRIPT_PRUNE_LOOP = 'runtime.transcript-prune';
+
+/** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
+export interface RuntimeDeps {
+  agents: AgentsModule;
+  settings: SettingsModule;
+  scheduler: Scheduler;
+}
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
 export function createRuntimeModule(

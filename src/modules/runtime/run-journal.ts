@@ -6,8 +6,7 @@
  */
 import type { EventBus } from '../../platform/bus/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { AgentLifecycle } from '../streams/events.js';
-import '../streams/events.js';
+import type { AgentLifecycle } from '../streams/index.js';
 import type { OutputStream } from './contract.js';
 import type { TranscriptChunk, TranscriptStore, TranscriptStream } from './transcript-store.js';
 

@@ -1,11 +1,13 @@
 /** Live streams: the WebSocket endpoints and the bridge forwarding bus events to them. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { StreamsDeps } from '../registry.js';
 import { startBridge } from './bridge.js';
+import type { StreamsDeps } from './deps.js';
 import { registerStreamRoutes } from './routes.js';
 import { StreamsService } from './service.js';
 
+export type { StreamsDeps } from './deps.js';
+export type { AgentLifecycle, MaintenancePauseChanged } from './events.js';
 export { BRIDGE, type BridgedEvent, bodyExcerpt, EXCERPT_LIMIT } from './frames.js';
 export { type Endpoint, StreamsService } from './service.js';
 

@@ -8,8 +8,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Platform } from '../../platform/context.js';
 import type { Agent } from '../agents/index.js';
-import type { StreamsDeps } from '../registry.js';
 import { checkToken, knownAgent, presentedToken } from './admission.js';
+import type { StreamsDeps } from './deps.js';
 import { agentChannel, type Channel, notificationsChannel, SYSTEM_CHANNEL } from './frames.js';
 import {
   AgentPathParams,

@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { TasksDeps } from '../registry.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { ProductsModule } from '../products/index.js';
+import type { ProjectsModule } from '../projects/index.js';
 import { registerTaskRoutes } from './routes.js';
 import { TasksService } from './service.js';
 
@@ -36,6 +38,13 @@ export type { WorkFacts } from './work-facts.js';
 export interface TasksModule {
   service: TasksService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface TasksDeps {
+  agents: AgentsModule;
+  projects: ProjectsModule;
+  products: ProductsModule;
 }
 
 export function createTasksModule(platform: Platform, deps: TasksDeps): TasksModule {

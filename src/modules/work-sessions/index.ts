@@ -1,7 +1,8 @@
 /** Work sessions: branch, commits, files and PR of an agent's work on a task. */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
-import type { WorkSessionsDeps } from '../registry.js';
+import type { AgentsModule } from '../agents/index.js';
+import type { TasksModule } from '../tasks/index.js';
 import { registerWorkSessionRoutes } from './routes.js';
 import { WorkSessionsService } from './service.js';
 
@@ -18,6 +19,12 @@ export { WorkSessionsService };
 export interface WorkSessionsModule {
   service: WorkSessionsService;
   registerRoutes(app: FastifyInstance): void;
+}
+
+/** What this module is handed: the outside faces of the modules it uses. */
+export interface WorkSessionsDeps {
+  agents: AgentsModule;
+  tasks: TasksModule;
 }
 
 export function createWorkSessionsModule(platform: Platform, deps: WorkSessionsDeps): WorkSessionsModule {

@@ -1,33 +1,34 @@
 /**
  * Resolves the caller of every /api request. A token (X-Agent-Token) or a panel session cookie
  * proves the identity; in secure mode one of them is required and the role is what it proves,
- * never what a header claims. With secure mode off, identity headers are trusted, but a token that
- * is presented must still verify.
+ * never what a header claims. Identity headers sent with a token must agree with it (by UUID or
+ * slug, with the roster's team: header-agreement.ts). With secure mode off, identity headers are
+ * trusted, but a token that is presented must still verify.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
 import { AppError } from '../errors.js';
+import { type ClaimedIdentity, type RosterLookup, verifyAgainstRoster } from './header-agreement.js';
 import { CEO_IDENTITY, type Identity, isRole } from './identity.js';
 import { findSession, SESSION_COOKIE } from './sessions.js';
 import { verifyToken } from './tokens.js';
 
-/** What the identity headers claim; a token, when present, has the final word. */
-export interface ClaimedIdentity {
-  id: string | undefined;
-  role: string | undefined;
-  team: string | undefined;
-}
+export type { ClaimedIdentity } from './header-agreement.js';
 
 export function headerValue(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-export function registerAuthentication(app: FastifyInstance, platform: Platform): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  platform: Platform,
+  roster: RosterLookup | undefined,
+): void {
   app.decorateRequest('identity', null);
   app.addHook('onRequest', async (request) => {
     if (!isApiRequest(request) || request.routeOptions.config?.public) return;
-    request.identity = await authenticate(request, platform);
+    request.identity = await authenticate(request, platform, roster);
   });
 }
 
@@ -57,11 +58,22 @@ export function claimedIdentity(request: FastifyRequest): ClaimedIdentity {
 /**
  * The identity a token proves, or a 401. An expiring token names its own subject (any claimed
  * header must agree with it). A static token with no X-Agent-ID is the panel/integrator form: it
- * must be the CEO's, and a claimed role or team must still match.
+ * must be the CEO's, and a claimed role or team must still match. When the headers do not match
+ * the token as sent, the roster (when given) gets a second look: they may name the same identity
+ * by its other name (slug or UUID) and the roster's team.
  */
-export function identityFromToken(token: string, claimed: ClaimedIdentity, platform: Platform): Identity {
+export async function identityFromToken(
+  token: string,
+  claimed: ClaimedIdentity,
+  platform: Platform,
+  roster?: RosterLookup,
+): Promise<Identity> {
+  const now = platform.clock.now();
   const subject = claimed.id || token.includes('.') ? claimed : { ...CEO_IDENTITY, ...definedOnly(claimed) };
-  const verdict = verifyToken(platform.secret, token, subject, platform.clock.now());
+  let verdict = verifyToken(platform.secret, token, subject, now);
+  if (!verdict.ok && verdict.reason !== 'expired' && roster) {
+    verdict = await verifyAgainstRoster(platform.secret, token, claimed, now, roster);
+  }
   if (!verdict.ok) {
     if (verdict.reason === 'expired') {
       throw new AppError(401, 'token_expired', 'X-Agent-Token has expired; ask for a fresh one');
@@ -77,12 +89,16 @@ export function identityFromToken(token: string, claimed: ClaimedIdentity, platf
   return { id, role, team, via: 'token', ...(verdict.expiresAt ? { expiresAt: verdict.expiresAt } : {}) };
 }
 
-async function authenticate(request: FastifyRequest, platform: Platform): Promise<Identity | null> {
+async function authenticate(
+  request: FastifyRequest,
+  platform: Platform,
+  roster: RosterLookup | undefined,
+): Promise<Identity | null> {
   const { config, clock } = platform;
   const claimed = claimedIdentity(request);
 
   const token = headerValue(request, 'x-agent-token');
-  if (token) return identityFromToken(token, claimed, platform);
+  if (token) return identityFromToken(token, claimed, platform, roster);
 
   const cookie = request.cookies?.[SESSION_COOKIE];
   if (cookie) {

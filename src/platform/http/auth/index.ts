@@ -6,9 +6,11 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../context.js';
 import { registerAuthentication } from './authenticate.js';
+import type { RosterLookup } from './header-agreement.js';
 import { registerPanelPages } from './login-page.js';
 import { registerSessionRoutes } from './session-routes.js';
 
+export type { RosterIdentity, RosterLookup } from './header-agreement.js';
 export {
   CEO_ID,
   CEO_IDENTITY,
@@ -26,9 +28,21 @@ export { loadOrCreateSecret, SecretFileError } from './secret.js';
 export { SESSION_COOKIE } from './sessions.js';
 export { expiringToken, staticToken, verifyToken } from './tokens.js';
 
-export async function registerAuth(app: FastifyInstance, platform: Platform): Promise<void> {
+export interface AuthOptions {
+  /**
+   * The roster, for identity headers that name the token's identity by its other name (slug or
+   * UUID) or the roster's team. Without it, headers must match the token exactly.
+   */
+  roster?: RosterLookup;
+}
+
+export async function registerAuth(
+  app: FastifyInstance,
+  platform: Platform,
+  options: AuthOptions = {},
+): Promise<void> {
   await app.register(cookie);
-  registerAuthentication(app, platform);
-  registerSessionRoutes(app, platform);
+  registerAuthentication(app, platform, options.roster);
+  registerSessionRoutes(app, platform, options.roster);
   registerPanelPages(app);
 }

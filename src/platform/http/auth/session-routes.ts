@@ -11,6 +11,7 @@ import type { Platform } from '../../context.js';
 import { errorResponse } from '../error-schema.js';
 import { AppError } from '../errors.js';
 import { claimedIdentity, headerValue, identityFromToken } from './authenticate.js';
+import type { RosterLookup } from './header-agreement.js';
 import type { Identity } from './identity.js';
 import { requireIdentity } from './require-role.js';
 import { NoContent, SessionCreated, SessionInfo, TokenHeader } from './route-schemas.js';
@@ -31,7 +32,11 @@ const identityBody = ({ id, role, team }: Identity) => ({ id, role, team });
 
 const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
-export function registerSessionRoutes(app: FastifyInstance, platform: Platform): void {
+export function registerSessionRoutes(
+  app: FastifyInstance,
+  platform: Platform,
+  roster: RosterLookup | undefined,
+): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { config, clock } = platform;
   const db = () => platform.database.db;
@@ -59,7 +64,7 @@ export function registerSessionRoutes(app: FastifyInstance, platform: Platform):
     async (request, reply) => {
       const token = headerValue(request, 'x-agent-token');
       if (!token) throw new AppError(401, 'missing_token', 'send the CEO token in X-Agent-Token to sign in');
-      const identity = identityFromToken(token, claimedIdentity(request), platform);
+      const identity = await identityFromToken(token, claimedIdentity(request), platform, roster);
       if (identity.role !== 'ceo') {
         throw new AppError(403, 'forbidden', 'only the CEO may sign in to the panel');
       }
