@@ -66,6 +66,7 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   app.setValidatorCompiler(validatorCompiler());
 
   registerConventions(app);
+  platform.bus.useLogger(app.log);
   registerMetrics(app);
   await registerOpenApi(app);
   await registerAuth(app, platform);
