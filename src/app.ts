@@ -66,6 +66,7 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   app.setValidatorCompiler(validatorCompiler());
 
   registerConventions(app);
+  platform.bus.useLogger(app.log);
   registerMetrics(app);
   await registerOpenApi(app);
   // Identity headers may name the token's identity by slug or UUID and the roster's team: the roster

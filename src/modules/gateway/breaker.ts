@@ -19,9 +19,15 @@
  * State lives in the cache (Redis when configured), so replicas share it; time comes from the
  * platform clock. Read-modify-write is not atomic: two concurrent failures of the same verb on the
  * same task by the same agent may count as one — harmless for a breaker.
+ *
+ * Best-effort without its store: while the cache (Redis) is unreachable the breaker fails OPEN —
+ * every check passes, nothing is counted — so agents keep working on the database alone; the
+ * outage is logged once (warn) and the recovery once (info). Counting resumes when Redis is back.
  */
 import type { Cache } from '../../platform/cache/types.js';
 import type { Clock } from '../../platform/clock.js';
+import { OutageLog, type OutageLogger } from '../../platform/outage-log.js';
+import { unreachableStore } from '../../platform/store-errors.js';
 import type { Flavor, RejectionBody } from './envelope.js';
 
 export const BREAKER_WINDOW_MS = 60_000;
@@ -88,11 +94,31 @@ interface WindowState {
 }
 
 export class CircuitBreaker {
+  private readonly outage = new OutageLog('gateway circuit breaker (failing open: nothing is counted)');
+
   constructor(
     private readonly cache: Cache,
     private readonly clock: Clock,
     private readonly prefix = 'gaffer:gateway:breaker',
   ) {}
+
+  /** Where an outage of the breaker's store is logged (the app logger). */
+  useLogger(log: OutageLogger): void {
+    this.outage.useLogger(log);
+  }
+
+  /** Runs a step on the store; while the store is unreachable, answers `fallback` instead. */
+  private async failOpen<T>(step: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      const result = await step();
+      this.outage.succeeded();
+      return result;
+    } catch (error) {
+      if (unreachableStore(error) !== 'cache') throw error;
+      this.outage.failed(error);
+      return fallback;
+    }
+  }
 
   private windowKey(key: BreakerKey): string {
     return `${this.prefix}:w:${key.agentId}:${key.verb}:${key.taskId ?? '-'}`;
@@ -106,6 +132,10 @@ export class CircuitBreaker {
   /** The open circuit for this key, if it is open now (the verb must not run). */
   async check(key: BreakerKey): Promise<OpenCircuit | null> {
     if (!isLimited(key.verb)) return null;
+    return this.failOpen(() => this.openCircuit(key), null);
+  }
+
+  private async openCircuit(key: BreakerKey): Promise<OpenCircuit | null> {
     const limit = breakerLimit(key.verb);
     const state = await this.window(key);
     if (state && state.at.length >= limit) {
@@ -126,6 +156,10 @@ export class CircuitBreaker {
    */
   async recordFailure(key: BreakerKey, rejection: RejectionBody): Promise<OpenCircuit | null> {
     if (!isLimited(key.verb) || !counts(rejection.error)) return null;
+    return this.failOpen(() => this.count(key, rejection), null);
+  }
+
+  private async count(key: BreakerKey, rejection: RejectionBody): Promise<OpenCircuit | null> {
     const limit = breakerLimit(key.verb);
     const now = this.clock.now().getTime();
     const previous = await this.window(key);
@@ -144,9 +178,11 @@ export class CircuitBreaker {
 
   /** A successful work-taking verb starts a new run: the absolute counts start from zero. */
   async startRun(agentId: string): Promise<void> {
-    await this.cache.set(`${this.prefix}:run:${agentId}`, String(this.clock.now().getTime()), {
-      ttlMs: RUN_TTL_MS,
-    });
+    const run = String(this.clock.now().getTime());
+    await this.failOpen(
+      () => this.cache.set(`${this.prefix}:run:${agentId}`, run, { ttlMs: RUN_TTL_MS }),
+      undefined,
+    );
   }
 
   /** The counted rejections still in the window (times older than the window dropped). */

@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { perDatabase } from '../../platform/db/client.js';
+import { safeFailureMessage } from '../../platform/store-errors.js';
 import { type UnreadSummary, unreadSummarySql } from '../a2a/index.js';
 import { renderFinding } from '../findings/index.js';
 import { type PendingSummary, pendingSummarySql } from '../notifications/index.js';
@@ -16,9 +17,7 @@ import type { GatewayServices } from './context.js';
 
 const LIST_CAP = 10;
 
-const unavailable = (error: unknown) => ({
-  unavailable: error instanceof Error ? error.message : String(error),
-});
+const unavailable = (error: unknown) => ({ unavailable: safeFailureMessage(error) });
 
 /** Both summaries as one prepared statement (per database handle), for an agent. */
 const inboxesStatement = perDatabase((db) => {

@@ -6,6 +6,8 @@
  * ledger of earlier rounds), the description and parent context. A leg that cannot be read is
  * listed under `evidence_gaps` instead of failing the call.
  */
+
+import { safeFailureMessage } from '../../platform/store-errors.js';
 import { renderFinding } from '../findings/index.js';
 import type { TaskView } from '../tasks/index.js';
 import { parentContext } from './briefing.js';
@@ -14,7 +16,7 @@ import type { GatewayServices } from './context.js';
 /** The diff is capped here even if the port sends more. */
 export const EVIDENCE_DIFF_CAP = 20_000;
 
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const reason = (error: unknown) => safeFailureMessage(error);
 
 export async function assembleEvidence(
   s: GatewayServices,

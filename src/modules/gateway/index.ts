@@ -91,6 +91,7 @@ export function createGatewayModule(platform: Platform, deps: GatewayDeps): Gate
     runDoTool: (request) => runDoTool(services, request),
     breaker,
     registerRoutes(app) {
+      breaker.useLogger(app.log);
       registerGatewayRoutes(app, services);
       registerApproveAndMerge(app, deps.tasks.service, deps.git);
     },

@@ -10,6 +10,7 @@ import type { EventBus } from '../../platform/bus/index.js';
 import type { Clock } from '../../platform/clock.js';
 import { unprocessable } from '../../platform/http/errors.js';
 import type { Hold } from '../../platform/scheduler/types.js';
+import { safeFailureMessage } from '../../platform/store-errors.js';
 import {
   describePause,
   effectivePause,
@@ -68,7 +69,8 @@ export class MaintenancePauseService {
     try {
       record = await this.store.get(pauseKey(scope));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      // Shown in the pause rows and holds: the store's name at most, never SQL or a driver message.
+      const message = safeFailureMessage(error);
       if (!this.degradedSince.has(scope)) this.degradedSince.set(scope, this.clock.now());
       this.log.warn(
         { scope, err: error },

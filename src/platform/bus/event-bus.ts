@@ -3,9 +3,15 @@
  * without Redis, Redis with it — and every replica hands what arrives to its own local subscribers
  * once. So one replica and many behave alike: an event published on any replica reaches the
  * subscribers (and through them the sockets) of every replica, exactly once each.
+ *
+ * Publication is best-effort while the cache (Redis) is unreachable: the event is dropped, the
+ * outage is logged once, and `publish` resolves — the write that raised the event has committed,
+ * and its caller must not be told it failed. Live views catch up on their next read.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../cache/types.js';
+import { OutageLog, type OutageLogger } from '../outage-log.js';
+import { unreachableStore } from '../store-errors.js';
 import type { BusEvent, EventMap, EventOf, EventType, PublishOptions } from './types.js';
 
 export const EVENTS_CHANNEL = 'events';
@@ -22,6 +28,7 @@ export interface EventBusOptions {
 export class EventBus {
   private readonly handlers = new Map<string, Set<Handler>>();
   private unsubscribeChannel: (() => Promise<void>) | undefined;
+  private readonly outage = new OutageLog('event bus (events are dropped while Redis is down)');
 
   constructor(private readonly options: EventBusOptions) {}
 
@@ -30,6 +37,11 @@ export class EventBus {
     this.unsubscribeChannel ??= await this.options.cache.subscribe(EVENTS_CHANNEL, (message) =>
       this.receive(message),
     );
+  }
+
+  /** Where an outage of the cache is logged (the app logger). */
+  useLogger(log: OutageLogger): void {
+    this.outage.useLogger(log);
   }
 
   async stop(): Promise<void> {
@@ -50,7 +62,14 @@ export class EventBus {
       timestamp: (this.options.now?.() ?? new Date()).toISOString(),
       correlation_id: options.correlationId ?? null,
     };
-    await this.options.cache.publish(EVENTS_CHANNEL, JSON.stringify(event));
+    try {
+      await this.options.cache.publish(EVENTS_CHANNEL, JSON.stringify(event));
+    } catch (error) {
+      if (unreachableStore(error) !== 'cache') throw error;
+      this.outage.failed(error);
+      return event;
+    }
+    this.outage.succeeded();
     return event;
   }
 

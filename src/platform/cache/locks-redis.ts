@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { onRedis } from './errors.js';
 import { redisScript } from './redis-script.js';
 import { ttlMilliseconds } from './ttl.js';
 import type { Lease, Locks } from './types.js';
@@ -62,19 +63,23 @@ export class RedisLocks implements Locks {
   async acquire(name: string, ttlMs: number): Promise<Lease | null> {
     const owner = randomUUID();
     const keys = [this.#lockKey(name), `${this.#keyPrefix}lock-fence:${name}`];
-    const fence = await acquireScript.run(this.#client, keys, [owner, ttlMilliseconds(ttlMs)]);
+    const fence = await onRedis(() => acquireScript.run(this.#client, keys, [owner, ttlMilliseconds(ttlMs)]));
     if (fence === null) return null;
     return { name, owner, fencingToken: Number(fence) };
   }
 
   async refresh(lease: Lease, ttlMs: number): Promise<boolean> {
     const args = [lockValue(lease), ttlMilliseconds(ttlMs)];
-    return Number(await refreshScript.run(this.#client, [this.#lockKey(lease.name)], args)) === 1;
+    return (
+      Number(await onRedis(() => refreshScript.run(this.#client, [this.#lockKey(lease.name)], args))) === 1
+    );
   }
 
   async release(lease: Lease): Promise<boolean> {
     return (
-      Number(await releaseScript.run(this.#client, [this.#lockKey(lease.name)], [lockValue(lease)])) === 1
+      Number(
+        await onRedis(() => releaseScript.run(this.#client, [this.#lockKey(lease.name)], [lockValue(lease)])),
+      ) === 1
     );
   }
 

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { StoreUnreachableError } from '../store-errors.js';
 import { openRedisCache, type RedisCache, type RedisCacheOptions } from './redis.js';
 import { deleteKeysUnderPrefix } from './test-redis-keys.js';
 
@@ -32,10 +33,15 @@ describe('redis cache when Redis is unreachable', () => {
   it('opens anyway, then rejects ping and commands quickly, with no unhandled error', async () => {
     const started = performance.now();
     const cache = await open({ url: 'redis://127.0.0.1:1', keyPrefix: newPrefix() });
-    await expect(cache.ping()).rejects.toThrow(/redis is not connected/);
-    await expect(cache.get('k')).rejects.toThrow();
-    await expect(cache.incr('k')).rejects.toThrow();
-    await expect(cache.subscribe('news', () => {})).rejects.toThrow();
+    const failure = await cache.ping().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'StoreUnreachableError', store: 'cache' });
+    expect((failure as Error).cause).toMatchObject({
+      message: expect.stringMatching(/redis is not connected/),
+    });
+    // Every call fails the same recognisable way, so HTTP answers 503 store_unavailable.
+    for (const call of [cache.get('k'), cache.incr('k'), cache.subscribe('news', () => {})]) {
+      await expect(call).rejects.toBeInstanceOf(StoreUnreachableError);
+    }
     expect(performance.now() - started).toBeLessThan(3_000);
     await cache.close();
   });

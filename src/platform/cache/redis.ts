@@ -6,6 +6,8 @@
  * connections heal in the background (see redis-connection.ts).
  */
 import type { Redis } from 'ioredis';
+import { StoreUnreachableError } from '../store-errors.js';
+import { onRedis } from './errors.js';
 import { RedisConnection, type RedisConnectionOptions } from './redis-connection.js';
 import { redisScript } from './redis-script.js';
 import { type HandlerErrorReporter, type MessageHandler, SubscriptionRegistry } from './subscriptions.js';
@@ -64,30 +66,34 @@ export class RedisCache implements Cache {
 
   async get(key: string): Promise<string | null> {
     this.#assertOpen();
-    return this.client.get(this.keyPrefix + key);
+    return onRedis(() => this.client.get(this.keyPrefix + key));
   }
 
   async set(key: string, value: string, options: { ttlMs?: number } = {}): Promise<void> {
     this.#assertOpen();
-    if (options.ttlMs === undefined) await this.client.set(this.keyPrefix + key, value);
-    else await this.client.set(this.keyPrefix + key, value, 'PX', ttlMilliseconds(options.ttlMs));
+    const ttl = options.ttlMs === undefined ? undefined : ttlMilliseconds(options.ttlMs);
+    await onRedis(() =>
+      ttl === undefined
+        ? this.client.set(this.keyPrefix + key, value)
+        : this.client.set(this.keyPrefix + key, value, 'PX', ttl),
+    );
   }
 
   async del(key: string): Promise<void> {
     this.#assertOpen();
-    await this.client.del(this.keyPrefix + key);
+    await onRedis(() => this.client.del(this.keyPrefix + key));
   }
 
   async incr(key: string, options: { by?: number; ttlMs?: number } = {}): Promise<number> {
     this.#assertOpen();
     const by = incrementAmount(options.by);
     const ttl = options.ttlMs === undefined ? '' : ttlMilliseconds(options.ttlMs);
-    return Number(await incrementScript.run(this.client, [this.keyPrefix + key], [by, ttl]));
+    return Number(await onRedis(() => incrementScript.run(this.client, [this.keyPrefix + key], [by, ttl])));
   }
 
   async publish(channel: string, message: string): Promise<void> {
     this.#assertOpen();
-    await this.client.publish(this.keyPrefix + channel, message);
+    await onRedis(() => this.client.publish(this.keyPrefix + channel, message));
   }
 
   async subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>> {
@@ -116,8 +122,10 @@ export class RedisCache implements Cache {
 
   async ping(): Promise<void> {
     this.#assertOpen();
-    if (!this.connection.ready) throw new Error(this.connection.unavailableReason());
-    await this.client.ping();
+    if (!this.connection.ready) {
+      throw new StoreUnreachableError('cache', { cause: new Error(this.connection.unavailableReason()) });
+    }
+    await onRedis(() => this.client.ping());
   }
 
   async close(): Promise<void> {
@@ -131,8 +139,10 @@ export class RedisCache implements Cache {
   async #subscribeOnRedis(channel: string): Promise<void> {
     const subscriber = this.#subscriberConnection();
     await this.#subscriberOpened;
-    if (!subscriber.ready) throw new Error(subscriber.unavailableReason());
-    await subscriber.client.subscribe(this.keyPrefix + channel);
+    if (!subscriber.ready) {
+      throw new StoreUnreachableError('cache', { cause: new Error(subscriber.unavailableReason()) });
+    }
+    await onRedis(() => subscriber.client.subscribe(this.keyPrefix + channel));
   }
 
   /** The subscriber connection, opened on first use; later calls share it. */
@@ -162,6 +172,6 @@ export class RedisCache implements Cache {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new Error('cache is closed');
+    if (this.#closed) throw new StoreUnreachableError('cache', { cause: new Error('cache is closed') });
   }
 }

@@ -11,7 +11,9 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { StoreUnreachableError } from '../store-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { isConnectionFailureCode, isDatabaseUnreachable } from './errors.js';
 import { applyMigrations } from './migrate.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds meet here
@@ -105,6 +107,7 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000 });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  tagConnectFailures(pool);
   const db = drizzlePg({ client: pool }) as unknown as Db;
   let closed = false;
   return {
@@ -120,3 +123,30 @@ function openPostgres(url: string, poolSize: number): Database {
     },
   };
 }
+
+/**
+ * Failures to get a connection from the pool (a transaction's first step, which Drizzle does not
+ * wrap) become `StoreUnreachableError('database')`, so a socket error there is not taken for some
+ * other service's and is answered as a database outage.
+ */
+function tagConnectFailures(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (
+    callback?: ConnectCallback,
+  ) => Promise<pg.PoolClient> | undefined;
+  const tag = (error: Error) =>
+    isConnectionFailureCode((error as { code?: unknown }).code) || isDatabaseUnreachable(error)
+      ? new StoreUnreachableError('database', { cause: error })
+      : error;
+  (pool as { connect: unknown }).connect = (callback?: ConnectCallback) => {
+    if (callback) return connect((error, client, done) => callback(error ? tag(error) : error, client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((error: Error) => {
+      throw tag(error);
+    });
+  };
+}
+
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: (release?: unknown) => void,
+) => void;

@@ -1,8 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreUnreachableError } from '../store-errors.js';
 import { acceptCorrelationId, registerConventions, SHORT_ID_REMEDIATE } from './conventions.js';
-import { AppError, ProviderRateLimitError } from './errors.js';
+import { AppError, ProviderRateLimitError, STORE_RETRY_AFTER_SECONDS } from './errors.js';
 import { validatorCompiler } from './validation.js';
 
 let app: FastifyInstance;
@@ -152,5 +156,59 @@ describe('error model', () => {
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('secret detail');
     expect(response.json().error.code).toBe('internal_error');
+  });
+});
+
+describe('backing stores', () => {
+  /** Real driver errors: a query on a closed PGlite, and a unique violation (SQL in the message). */
+  let closedDatabase: unknown;
+  let duplicate: unknown;
+  let stores: FastifyInstance;
+
+  beforeAll(async () => {
+    const client = await PGlite.create();
+    const db = drizzle({ client });
+    await db.execute(sql`create table t (id int primary key)`);
+    await db.execute(sql`insert into t values (1)`);
+    duplicate = await db.execute(sql`insert into t values (1)`).catch((error: unknown) => error);
+    await client.close();
+    closedDatabase = await db.execute(sql`select 1`).catch((error: unknown) => error);
+    stores = Fastify();
+    registerConventions(stores);
+    stores.get('/api/database-down', async () => {
+      throw closedDatabase;
+    });
+    stores.get('/api/cache-down', async () => {
+      throw new StoreUnreachableError('cache', { cause: new Error('Connection is closed.') });
+    });
+    stores.get('/api/duplicate', async () => {
+      throw duplicate;
+    });
+    await stores.ready();
+  });
+  afterAll(() => stores?.close());
+
+  it.each([
+    ['/api/database-down', 'database'],
+    ['/api/cache-down', 'cache'],
+  ])(
+    '%s answers 503 store_unavailable with Retry-After, naming the store and nothing else',
+    async (url, store) => {
+      const response = await stores.inject({ url });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe(String(STORE_RETRY_AFTER_SECONDS));
+      expect(response.json().error).toMatchObject({ code: 'store_unavailable', details: { store } });
+      expect(response.json().error.message).toContain(store);
+      expect(response.body).not.toMatch(/select|Failed query|PGlite|Connection is closed/i);
+    },
+  );
+
+  it('answers a database failure that is no outage with a 500 that carries no SQL', async () => {
+    expect(String(duplicate)).toMatch(/insert into t/);
+    const response = await stores.inject({ url: '/api/duplicate' });
+    expect(response.statusCode).toBe(500);
+    expect(response.headers['retry-after']).toBeUndefined();
+    expect(response.json().error).toEqual({ code: 'internal_error', message: 'an internal error occurred' });
+    expect(response.body).not.toMatch(/insert|Failed query|duplicate key/i);
   });
 });

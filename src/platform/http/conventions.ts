@@ -1,10 +1,19 @@
 /**
  * HTTP conventions shared by every route: correlation id and response-time headers, the error
- * model, 404 for unknown paths, 413/415/400 for unreadable bodies, 422 with field details, and the
- * 429 mapping of provider rate limits.
+ * model, 404 for unknown paths, 413/415/400 for unreadable bodies, 422 with field details, the
+ * 429 mapping of provider rate limits, and 503 `store_unavailable` (with `Retry-After`) whenever
+ * the database or the cache cannot be reached. An unexpected error is a 500 whose body says
+ * nothing of it (the log has it).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorBody, type FieldProblem, ProviderRateLimitError } from './errors.js';
+import { unreachableStore } from '../store-errors.js';
+import {
+  AppError,
+  type ErrorBody,
+  type FieldProblem,
+  ProviderRateLimitError,
+  storeUnavailable,
+} from './errors.js';
 
 const SHORT_ID = /^[0-9a-f]{8}$/i;
 export const SHORT_ID_REMEDIATE =
@@ -45,7 +54,9 @@ export function registerConventions(app: FastifyInstance): void {
 }
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): void {
-  if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  if (error.code === 'store_unavailable') request.log.warn({ err: error }, 'a backing store is unreachable');
+  else if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   const body: ErrorBody = {
     error: {
       code: error.code,
@@ -60,6 +71,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 function toAppError(error: FastifyError | Error, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
+  const store = unreachableStore(error);
+  if (store) return storeUnavailable(store, error);
   if (error instanceof ProviderRateLimitError) {
     return new AppError(429, 'rate_limit_exceeded', error.message, {
       provider: error.provider,

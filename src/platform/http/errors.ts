@@ -1,8 +1,13 @@
+import type { StoreName } from '../store-errors.js';
+
 /**
  * The error model of every /api route: `{ error: { code, message, details?, remediate? }, correlation_id }`.
  * Services throw these; the error handler maps them. Codes are stable snake_case strings.
  */
 export class AppError extends Error {
+  /** When set, the answer carries `Retry-After` with this many seconds. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly statusCode: number,
     readonly code: string,
@@ -26,6 +31,26 @@ export const conflict = (code: string, message: string, details?: unknown) =>
 export const unprocessable = (message: string, details?: unknown, remediate?: string) =>
   new AppError(422, 'validation_failed', message, details, remediate);
 export const unavailable = (message: string) => new AppError(503, 'unavailable', message);
+
+/** How long a caller is asked to wait before retrying while a store is unreachable. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * 503 `store_unavailable` with `Retry-After`: the database or the cache cannot be reached. The
+ * message names the store only — never SQL or a driver's words (those go to the log).
+ */
+export function storeUnavailable(store: StoreName, cause?: unknown): AppError {
+  const error = new AppError(
+    503,
+    'store_unavailable',
+    `the ${store} cannot be reached right now; retry after ${STORE_RETRY_AFTER_SECONDS} seconds`,
+    { store },
+    'Retry after the Retry-After delay; GET /ready shows which backing store is down.',
+  );
+  error.retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
 
 /**
  * Raised by model-provider callers when a provider refuses for rate or overload reasons;

@@ -14,7 +14,8 @@ import { internalNetworkList, isInternalRequest } from './internal-network.js';
 const Check = Type.Object({
   ok: Type.Boolean(),
   latency_ms: Type.Number(),
-  error: Type.Optional(Type.String()),
+  /** `unreachable` or `no answer within N ms`; never a driver message. */
+  error: Type.Optional(Type.String({ description: '`unreachable` or `no answer within N ms`' })),
 });
 
 const ReadyBody = Type.Object({
@@ -25,23 +26,26 @@ const ReadyBody = Type.Object({
   }),
 });
 
-async function timedCheck(run: () => Promise<void>, timeoutMs: number) {
+/**
+ * Runs one check within the timeout. The payload is unauthenticated, so a failure says only
+ * `unreachable` or `no answer within N ms`; the driver's own words go to the log.
+ */
+async function timedCheck(run: () => Promise<void>, timeoutMs: number, onFailure: (error: unknown) => void) {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
+  const timedOut = `no answer within ${timeoutMs} ms`;
   try {
     await Promise.race([
       run(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(timedOut)), timeoutMs);
       }),
     ]);
     return { ok: true, latency_ms: round(performance.now() - started) };
   } catch (error) {
-    return {
-      ok: false,
-      latency_ms: round(performance.now() - started),
-      error: (error as Error).message || String(error),
-    };
+    onFailure(error);
+    const message = error instanceof Error && error.message === timedOut ? timedOut : 'unreachable';
+    return { ok: false, latency_ms: round(performance.now() - started), error: message };
   } finally {
     clearTimeout(timer);
   }
@@ -88,10 +92,12 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
         response: { 200: ReadyBody, 503: ReadyBody },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
+      const failed = (check: string) => (error: unknown) =>
+        request.log.warn({ err: error, check }, 'readiness check failed');
       const [db, kv] = await Promise.all([
-        timedCheck(() => database.ping(), config.readyTimeoutMs),
-        timedCheck(() => cache.ping(), config.readyTimeoutMs),
+        timedCheck(() => database.ping(), config.readyTimeoutMs, failed('database')),
+        timedCheck(() => cache.ping(), config.readyTimeoutMs, failed('cache')),
       ]);
       const healthy = db.ok && kv.ok;
       reply.status(healthy ? 200 : 503);

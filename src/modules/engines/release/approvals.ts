@@ -9,7 +9,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Lease } from '../../../platform/cache/types.js';
-import { conflict, notFound, unavailable, unprocessable } from '../../../platform/http/errors.js';
+import { conflict, notFound, storeUnavailable, unprocessable } from '../../../platform/http/errors.js';
+import { unreachableStore } from '../../../platform/store-errors.js';
 import { type Actor, SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
 import { boundedDetail } from './execution-state.js';
@@ -116,15 +117,17 @@ export class ReleaseApprovals {
     }
   }
 
-  /** The release lock, or 409 while another holds it; 503 when the lock store cannot be reached. */
+  /**
+   * The release lock, or 409 while another holds it. Fails closed: when the lock store cannot
+   * answer, 503 `store_unavailable` and nothing is started — never an approve without the lock.
+   */
   private async takeLock(): Promise<Lease> {
     let lease: Lease | null;
     try {
       lease = await this.deps.locks.acquire(RELEASE_LOCK, this.timing.lockTtlMs);
     } catch (error) {
-      throw unavailable(
-        `the release lock cannot be taken (its store is unreachable: ${messageOf(error)}); nothing was started`,
-      );
+      const lockStore = this.deps.locks.kind === 'redis' ? 'cache' : 'database';
+      throw storeUnavailable(unreachableStore(error) ?? lockStore, error);
     }
     if (!lease) throw inFlight();
     return lease;

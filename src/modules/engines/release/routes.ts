@@ -12,7 +12,7 @@ import type { ReleaseManager } from './manager.js';
 
 const none = errorResponse('There is no open release proposal (`not_found`).');
 const storeDown = errorResponse(
-  'The release lock’s store (Redis or the database) is unreachable (`unavailable`).',
+  'The release lock’s store (Redis or the database) is unreachable (`store_unavailable`, with `Retry-After`): nothing is started.',
 );
 const inFlight = errorResponse(
   'A release approve is in flight on this or another replica (`release_in_flight`); not queued.',

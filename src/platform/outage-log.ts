@@ -1,0 +1,39 @@
+/**
+ * Logs a store outage once, not once per call: the first failure warns, later failures stay quiet
+ * until a call succeeds again, which is logged as the recovery. For best-effort users of a store
+ * (the gateway's circuit breaker, event publication) that carry on without it.
+ */
+export interface OutageLogger {
+  warn(data: object, message: string): void;
+  info(data: object, message: string): void;
+}
+
+const silent: OutageLogger = { warn() {}, info() {} };
+
+export class OutageLog {
+  #down = false;
+  #log: OutageLogger = silent;
+
+  /** `what` names the user and what it does without the store, for the log lines. */
+  constructor(private readonly what: string) {}
+
+  useLogger(log: OutageLogger): void {
+    this.#log = log;
+  }
+
+  get down(): boolean {
+    return this.#down;
+  }
+
+  failed(error: unknown): void {
+    if (this.#down) return;
+    this.#down = true;
+    this.#log.warn({ err: error }, `${this.what}: the store is unreachable; carrying on without it`);
+  }
+
+  succeeded(): void {
+    if (!this.#down) return;
+    this.#down = false;
+    this.#log.info({}, `${this.what}: the store is reachable again`);
+  }
+}
