@@ -4,16 +4,14 @@
  */
 import { type Static, Type } from 'typebox';
 import { TEAMS } from '../../platform/http/auth/identity.js';
+import { QueryInteger, StringEnum } from '../../platform/http/schema-types.js';
 import { TASK_STATUSES } from '../lifecycle/index.js';
 import { COMPLEXITIES, TASK_LIMITS, TASK_NATURES, TASK_TYPES } from './types.js';
 
 export const TAGS = ['tasks'];
 
-const literals = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    description ? { description } : {},
-  );
+const literals = <const T extends string[]>(values: readonly [...T], description?: string) =>
+  StringEnum(values, description ? { description } : {});
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -111,7 +109,7 @@ export const TaskListQuery = Type.Object(
     parent_task_id: Type.Optional(Uuid()),
     source: Type.Optional(Type.String({ minLength: 1, maxLength: TASK_LIMITS.sourceMax })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Offset pagination (or use `cursor`).' })),
+    offset: Type.Optional(QueryInteger({ minimum: 0, description: 'Offset pagination (or use `cursor`).' })),
     cursor: Type.Optional(
       Type.String({
         minLength: 1,

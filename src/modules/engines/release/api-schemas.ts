@@ -1,5 +1,6 @@
 /** TypeBox schemas of /api/release: they validate, serialise and document (/docs). */
 import { type TSchema, Type } from 'typebox';
+import { StringEnum } from '../../../platform/http/schema-types.js';
 import { GAP_CATEGORIES } from './checks.js';
 import { CHANGE_KINDS } from './classify.js';
 import { EXECUTE_STATUSES } from './execution-state.js';
@@ -9,13 +10,8 @@ export const TAGS = ['release'];
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-const literals = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>(
-    Type.Union(
-      values.map((value) => Type.Literal(value)),
-      { description },
-    ),
-  );
+const literals = <const T extends string[]>(values: readonly [...T], description: string) =>
+  StringEnum(values, { description });
 
 export const ReleaseReportSchema = Type.Object(
   {
