@@ -5,14 +5,14 @@ import { NOTIFICATION_LIMITS, NOTIFICATION_PRIORITIES, NOTIFICATION_TYPES } from
 
 export const TAGS = ['notifications'];
 
-const literals = <const T extends string[]>(values: readonly [...T], description: string) =>
-  StringEnum(values, { description });
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const NullableTime = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
-export const NotificationTypeSchema = literals(NOTIFICATION_TYPES, 'What the notification is about.');
-export const PrioritySchema = literals(NOTIFICATION_PRIORITIES, 'How urgent it is.');
+export const NotificationTypeSchema = StringEnum(NOTIFICATION_TYPES, {
+  description: 'What the notification is about.',
+});
+export const PrioritySchema = StringEnum(NOTIFICATION_PRIORITIES, { description: 'How urgent it is.' });
 
 export const NotificationIdParams = Type.Object({ id: Uuid('The notification’s UUID.') });
 

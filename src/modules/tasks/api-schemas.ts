@@ -10,20 +10,17 @@ import { COMPLEXITIES, TASK_LIMITS, TASK_NATURES, TASK_TYPES } from './types.js'
 
 export const TAGS = ['tasks'];
 
-const literals = <const T extends string[]>(values: readonly [...T], description?: string) =>
-  StringEnum(values, description ? { description } : {});
-
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const NullableUuid = (description: string) => Type.Union([Uuid(), Type.Null()], { description });
 const Timestamp = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
-export const StatusSchema = literals(TASK_STATUSES, 'A lifecycle state.');
-export const TeamSchema = literals(TEAMS, 'The owning cell or team.');
-export const TaskTypeSchema = literals(TASK_TYPES);
-export const NatureSchema = literals(TASK_NATURES);
-export const ComplexitySchema = literals(COMPLEXITIES);
+export const StatusSchema = StringEnum(TASK_STATUSES, { description: 'A lifecycle state.' });
+export const TeamSchema = StringEnum(TEAMS, { description: 'The owning cell or team.' });
+export const TaskTypeSchema = StringEnum(TASK_TYPES);
+export const NatureSchema = StringEnum(TASK_NATURES);
+export const ComplexitySchema = StringEnum(COMPLEXITIES);
 
 export const TaskIdParams = Type.Object({
   id: Uuid('The task’s full 36-character UUID.'),
