@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/a2a routes: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { A2A_LIMITS, CONVERSATION_STATUSES, MESSAGE_KINDS } from './rules.js';
 
 export const TAGS = ['a2a'];
@@ -40,7 +41,7 @@ export const SendMessageBody = Type.Object(
   {
     body: Body,
     kind: Type.Optional(
-      Type.Enum(MESSAGE_KINDS, {
+      StringEnum(MESSAGE_KINDS, {
         description: '`message` (default), `request` (awaits a response), `response`.',
       }),
     ),
@@ -70,7 +71,7 @@ const Limit = (max: number, fallback: number) =>
 
 export const ConversationListQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum(CONVERSATION_STATUSES)),
+    status: Type.Optional(StringEnum(CONVERSATION_STATUSES)),
     with_agent: Type.Optional(
       Type.String({
         minLength: 1,
@@ -88,7 +89,7 @@ export const ConversationListQuery = Type.Object(
 
 export const AdminConversationListQuery = Type.Object(
   {
-    status: Type.Optional(Type.Enum(CONVERSATION_STATUSES)),
+    status: Type.Optional(StringEnum(CONVERSATION_STATUSES)),
     agent: Type.Optional(
       Type.String({
         minLength: 1,
@@ -131,7 +132,7 @@ export const ConversationView = Type.Object(
     participant_b: AgentRefView,
     topic: Type.Union([Type.String(), Type.Null()]),
     task_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-    status: Type.Enum(CONVERSATION_STATUSES),
+    status: StringEnum(CONVERSATION_STATUSES),
     resolution: Type.Union([Type.String(), Type.Null()]),
     created_by: Type.String({ format: 'uuid' }),
     created_at: Type.String({ format: 'date-time' }),
@@ -153,7 +154,7 @@ export const MessageView = Type.Object({
   sender_id: Type.String({ format: 'uuid' }),
   sender_slug: Type.String(),
   body: Type.String({ description: 'The full text.' }),
-  kind: Type.Enum(MESSAGE_KINDS),
+  kind: StringEnum(MESSAGE_KINDS),
   response_to_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
   requires_response: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),

@@ -1,6 +1,7 @@
 /** TypeBox schemas of the /api/agents routes: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
 import { ROLES, TEAMS } from '../../platform/http/auth/identity.js';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { AGENT_STATUSES } from './rules.js';
 
 export const TAGS = ['agents'];
@@ -15,8 +16,8 @@ const Capabilities = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   maxItems: 50,
   description: 'Free-form capability tags; duplicates are dropped.',
 });
-const RoleField = Type.Enum(ROLES, { description: 'The agent’s role; `ceo` and `system` cannot be given.' });
-const TeamField = Type.Union([Type.Enum(TEAMS), Type.Null()], {
+const RoleField = StringEnum(ROLES, { description: 'The agent’s role; `ceo` and `system` cannot be given.' });
+const TeamField = Type.Union([StringEnum(TEAMS), Type.Null()], {
   description:
     'Delivery cell or org team; developers, QA, documenters and cell PMs need a delivery cell ' +
     '(backend, frontend, ux_ui); null for org-wide agents. `system` is reserved.',
@@ -27,9 +28,9 @@ export const AgentParams = Type.Object({
 });
 
 export const ListAgentsQuery = Type.Object({
-  role: Type.Optional(Type.Enum(ROLES)),
-  team: Type.Optional(Type.Enum(TEAMS)),
-  status: Type.Optional(Type.Enum(AGENT_STATUSES)),
+  role: Type.Optional(StringEnum(ROLES)),
+  team: Type.Optional(StringEnum(TEAMS)),
+  status: Type.Optional(StringEnum(AGENT_STATUSES)),
   include_retired: Type.Optional(
     Type.Boolean({ default: false, description: 'Also list retired agents (left out by default).' }),
   ),
@@ -71,9 +72,9 @@ export const AgentView = Type.Object(
     id: Type.String({ format: 'uuid' }),
     slug: Type.String(),
     name: Type.String(),
-    role: Type.Enum(ROLES),
+    role: StringEnum(ROLES),
     team: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Enum(AGENT_STATUSES, { description: 'Runtime state: `active` holds a task.' }),
+    status: StringEnum(AGENT_STATUSES, { description: 'Runtime state: `active` holds a task.' }),
     current_task_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
     model: Type.Union([Type.String(), Type.Null()]),
     description: Type.String(),

@@ -1,5 +1,6 @@
 /** TypeBox schemas of /api/board-programs: they validate, serialise and document (/docs). */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 
 export const TAGS = ['board-programs'];
 
@@ -30,7 +31,7 @@ export const CycleView = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     program_key: Type.String(),
-    trigger: Type.Union([Type.Literal('interval'), Type.Literal('run_now')], {
+    trigger: StringEnum(['interval', 'run_now'], {
       description: 'Started by its interval or by run-now.',
     }),
     opened_at: Type.String({ format: 'date-time' }),
@@ -45,14 +46,11 @@ export const CycleView = Type.Object(
     error_messages: Type.Array(Type.String(), {
       description: 'Their messages (the first 20, each cut at 500).',
     }),
-    outcome: Type.Union(
-      [Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed'), Type.Literal('aborted')],
-      {
-        description:
-          '`aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, ' +
-          'or the process running it stopped before closing it.',
-      },
-    ),
+    outcome: StringEnum(['running', 'completed', 'failed', 'aborted'], {
+      description:
+        '`aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, ' +
+        'or the process running it stopped before closing it.',
+    }),
     outcome_detail: Type.Union([Type.String(), Type.Null()], {
       description: 'Why it was aborted or failed.',
     }),
@@ -70,7 +68,7 @@ export const ProgramView = Type.Object(
     role: Type.String({ description: 'The role the program acts as.' }),
     trigger: Type.Literal('interval'),
     interval_seconds: Type.Number(),
-    scope: Type.Union([Type.Literal('org'), Type.Literal('project')]),
+    scope: StringEnum(['org', 'project']),
     enabled: Type.Boolean({ description: 'False: the program polls nothing.' }),
     last_cycle: Type.Union([CycleView, Type.Null()]),
     held_by_pause: Type.Union([Type.String(), Type.Null()], {

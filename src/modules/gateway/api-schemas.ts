@@ -3,6 +3,7 @@
  * (it serialises and documents the same shape), the path parameters, and the do-tool body.
  */
 import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { TASK_STATUSES } from '../lifecycle/index.js';
 import { FLAVORS } from './envelope.js';
 import { describe } from './input-fields.js';
@@ -26,13 +27,13 @@ export const GatewayEnvelope = Type.Object(
     context_briefing: FreeObject(
       'Unread A2A, pending notifications, and (on claims and work lookups) the task hand-off.',
     ),
-    current_state: Type.Union([Type.Enum([...TASK_STATUSES]), Type.Null()], {
+    current_state: Type.Union([StringEnum([...TASK_STATUSES]), Type.Null()], {
       description: 'The task’s state after the call.',
     }),
     valid_next_verbs: Type.Array(Type.String(), {
       description: 'The verbs of your role valid from current_state (preconditions not evaluated).',
     }),
-    error: Type.Union([Type.Enum([...FLAVORS]), Type.Null()], {
+    error: Type.Union([StringEnum([...FLAVORS]), Type.Null()], {
       description: 'The error flavor; null on success.',
     }),
     message: Type.Optional(Type.String({ description: 'Rejection: what went wrong, in words.' })),

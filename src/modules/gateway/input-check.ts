@@ -10,6 +10,7 @@ import { Compile, type Validator } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { SHORT_ID_REMEDIATE } from '../../platform/http/conventions.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
+import { NUL_MESSAGE, nulProblems } from '../../platform/http/validation.js';
 import { type Rejection, reject } from './envelope.js';
 import { describe } from './input-fields.js';
 
@@ -24,11 +25,18 @@ function validatorOf(schema: TObject): Validator {
   return validator;
 }
 
-/** The body's problems as field paths (`steps[0].description`); empty when it fits. */
+/**
+ * The body's problems as field paths (`steps[0].description`); empty when it fits. A string with
+ * a NUL character is a problem wherever it is (the REST API's rule, platform/http/validation.ts).
+ */
 export function inputProblems(schema: TObject, body: unknown): FieldProblem[] {
   const validator = validatorOf(schema);
-  if (validator.Check(body)) return [];
-  return validator.Errors(body).flatMap(problemsOf);
+  const problems = validator.Check(body) ? [] : validator.Errors(body).flatMap(problemsOf);
+  const nul = nulProblems(body).map((problem) => ({
+    field: fieldPath(problem.instancePath.split('/').filter(Boolean)) || 'body',
+    message: NUL_MESSAGE,
+  }));
+  return [...problems, ...nul];
 }
 
 function problemsOf(error: TLocalizedValidationError): FieldProblem[] {

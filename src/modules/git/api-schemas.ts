@@ -1,11 +1,12 @@
 /** TypeBox schemas of /api/git: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
+import { QueryInteger, StringEnum } from '../../platform/http/schema-types.js';
 import { CLEANUP_LIMIT, CLEANUP_SKIP_REASONS } from './cleanup-rules.js';
 import { FILE_WINDOW } from './file-window.js';
 
 export const TAGS = ['git'];
 
-const LineNumber = (description: string) => Type.Optional(Type.Integer({ minimum: 1, description }));
+const LineNumber = (description: string) => Type.Optional(QueryInteger({ minimum: 1, description }));
 
 export const FileQuery = Type.Object(
   {
@@ -100,7 +101,7 @@ export const CleanupView = Type.Object(
         {
           task_id: Type.String({ format: 'uuid' }),
           branch: Type.String(),
-          reason: Type.Enum([...CLEANUP_SKIP_REASONS], {
+          reason: StringEnum([...CLEANUP_SKIP_REASONS], {
             description:
               '`protected_branch`: the default branch, a ladder rung or a protected branch; `branch_in_use`: an open ' +
               'task records it; `open_child_task`: an open child builds on it; `no_project`: the task has no ' +

@@ -1,13 +1,14 @@
 /** TypeBox schemas of GET /api/kanban: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
 import { TEAMS } from '../../platform/http/auth/identity.js';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { DEFAULT_COLUMN_LIMIT, KANBAN_STATES, MAX_COLUMN_LIMIT, RECENT_TERMINAL_CARDS } from './board.js';
 
 export const TAGS = ['kanban'];
 
 export const KanbanQuery = Type.Object({
   project_id: Type.Optional(Type.String({ format: 'uuid', description: 'Only tasks of this project.' })),
-  team: Type.Optional(Type.Enum(TEAMS, { description: 'Only tasks owned by this team.' })),
+  team: Type.Optional(StringEnum(TEAMS, { description: 'Only tasks owned by this team.' })),
   include_terminal: Type.Boolean({
     default: false,
     description: `Show completed and cancelled cards up to \`limit\`; by default only the ${RECENT_TERMINAL_CARDS} most recent of each.`,
@@ -40,7 +41,7 @@ export const KanbanCardView = Type.Object(
 );
 
 export const KanbanColumnView = Type.Object({
-  status: Type.Enum(KANBAN_STATES),
+  status: StringEnum(KANBAN_STATES),
   count: Type.Integer({ minimum: 0, description: 'Every task in this state (under the filters).' }),
   truncated: Type.Boolean({ description: 'count is greater than the cards shown.' }),
   cards: Type.Array(KanbanCardView, {

@@ -1,15 +1,15 @@
 /** TypeBox schemas of /api/maintenance-pause: they validate, serialise and document (/docs). */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { MAX_PAUSE_HOURS, REASON_MAX_LENGTH } from './pause-rules.js';
 
 export const TAGS = ['maintenance-pause'];
 
 const Scope = (description: string) =>
-  Type.Union([Type.Literal('dispatch'), Type.Literal('board_programs'), Type.Literal('engines')], {
+  StringEnum(['dispatch', 'board_programs', 'engines'], {
     description,
   });
-const Mode = (description: string) =>
-  Type.Union([Type.Literal('drain'), Type.Literal('kill')], { description });
+const Mode = (description: string) => StringEnum(['drain', 'kill'], { description });
 
 const NullableTime = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });

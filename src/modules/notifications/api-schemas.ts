@@ -1,20 +1,18 @@
 /** TypeBox schemas of the /api/notifications routes: they validate, serialise and document (/docs). */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { NOTIFICATION_LIMITS, NOTIFICATION_PRIORITIES, NOTIFICATION_TYPES } from './rules.js';
 
 export const TAGS = ['notifications'];
 
-const literals = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    { description },
-  );
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const NullableTime = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
-export const NotificationTypeSchema = literals(NOTIFICATION_TYPES, 'What the notification is about.');
-export const PrioritySchema = literals(NOTIFICATION_PRIORITIES, 'How urgent it is.');
+export const NotificationTypeSchema = StringEnum(NOTIFICATION_TYPES, {
+  description: 'What the notification is about.',
+});
+export const PrioritySchema = StringEnum(NOTIFICATION_PRIORITIES, { description: 'How urgent it is.' });
 
 export const NotificationIdParams = Type.Object({ id: Uuid('The notification’s UUID.') });
 
@@ -65,7 +63,7 @@ const commonFields = {
   sent_at: Type.String({ format: 'date-time' }),
   expires_at: NullableTime('The ack deadline, after which it is re-escalated; null when none.'),
   resolved_at: NullableTime('When it stopped being chased (acked, or its task closed).'),
-  resolution: Type.Union([Type.Literal('acked'), Type.Literal('task_closed'), Type.Null()]),
+  resolution: Type.Union([StringEnum(['acked', 'task_closed']), Type.Null()]),
   escalation_count: Type.Integer({ description: 'Re-escalations so far.' }),
 };
 

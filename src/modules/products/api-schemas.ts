@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/products routes: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
+import { Offset, StringEnum } from '../../platform/http/schema-types.js';
 import { DELIVERY_CELLS } from '../agents/index.js';
 
 export const TAGS = ['products'];
@@ -16,7 +17,7 @@ const Description = Type.String({ maxLength: 5000 });
 
 const CellRouteBody = Type.Object(
   {
-    team: Type.Enum(DELIVERY_CELLS, { description: 'A delivery cell.' }),
+    team: StringEnum(DELIVERY_CELLS, { description: 'A delivery cell.' }),
     project_id: Type.String({
       format: 'uuid',
       description: 'The project this cell works in for the product.',
@@ -58,7 +59,7 @@ export const ProductParams = Type.Object({
 
 export const ListProductsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Offset()),
 });
 
 export const ProductView = Type.Object(

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/projects routes: they validate, serialise and document (/docs) the same shapes. */
 import { type TSchema, Type } from 'typebox';
+import { Offset, StringEnum } from '../../platform/http/schema-types.js';
 import { DELIVERY_CELLS } from '../agents/index.js';
 import { GIT_PROVIDERS } from './git-url.js';
 
@@ -46,7 +47,7 @@ const GitToken = Nullable(
 const settings = {
   git_provider: Type.Optional(
     Nullable(
-      Type.Enum(GIT_PROVIDERS),
+      StringEnum(GIT_PROVIDERS),
       'Null = inferred from the URL (github.com → github, local path → local).',
     ),
   ),
@@ -73,7 +74,7 @@ const settings = {
     ),
   ),
   assigned_cell: Type.Optional(
-    Nullable(Type.Enum(DELIVERY_CELLS), 'The delivery cell that works on this project; null = org-level.'),
+    Nullable(StringEnum(DELIVERY_CELLS), 'The delivery cell that works on this project; null = org-level.'),
   ),
   test_command: Type.Optional(Command('Test command')),
   lint_command: Type.Optional(Command('Lint command')),
@@ -132,10 +133,10 @@ export const ProjectParams = Type.Object({
 });
 
 export const ListProjectsQuery = Type.Object({
-  cell: Type.Optional(Type.Enum(DELIVERY_CELLS, { description: 'Only projects assigned to this cell.' })),
+  cell: Type.Optional(StringEnum(DELIVERY_CELLS, { description: 'Only projects assigned to this cell.' })),
   active_only: Type.Optional(Type.Boolean({ default: true, description: 'Leave inactive projects out.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Offset()),
 });
 
 export const ProjectView = Type.Object(
@@ -144,8 +145,8 @@ export const ProjectView = Type.Object(
     slug: Type.String(),
     name: Type.String(),
     git_url: Type.String(),
-    git_provider: Type.Union([Type.Enum(GIT_PROVIDERS), Type.Null()], { description: 'As configured.' }),
-    resolved_provider: Type.Union([Type.Enum(GIT_PROVIDERS), Type.Null()], {
+    git_provider: Type.Union([StringEnum(GIT_PROVIDERS), Type.Null()], { description: 'As configured.' }),
+    resolved_provider: Type.Union([StringEnum(GIT_PROVIDERS), Type.Null()], {
       description: 'The provider in force: the configured one, else inferred from the URL; null = unknown.',
     }),
     forge_api_url: Type.Union([Type.String(), Type.Null()]),

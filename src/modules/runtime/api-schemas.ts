@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/stream routes: they validate, serialise and document (/docs). */
 import { Type } from 'typebox';
+import { QueryInteger, StringEnum } from '../../platform/http/schema-types.js';
 import { TRANSCRIPT_LIMITS } from './transcript-service.js';
 
 export const TAGS = ['stream'];
@@ -39,7 +40,7 @@ export const RunsQuery = Type.Object(
 export const TranscriptQuery = Type.Object(
   {
     after_seq: Type.Optional(
-      Type.Integer({ minimum: 0, default: 0, description: 'Only chunks after this sequence number.' }),
+      QueryInteger({ minimum: 0, default: 0, description: 'Only chunks after this sequence number.' }),
     ),
     limit: Type.Optional(
       Type.Integer({
@@ -52,29 +53,19 @@ export const TranscriptQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const RunStatus = Type.Union(
-  [
-    Type.Literal('running'),
-    Type.Literal('exited'),
-    Type.Literal('failed'),
-    Type.Literal('stopped'),
-    Type.Literal('killed'),
-    Type.Literal('lost'),
-  ],
-  {
-    description:
-      '`running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, ' +
-      'or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server ' +
-      'went away without recording the end).',
-  },
-);
+const RunStatus = StringEnum(['running', 'exited', 'failed', 'stopped', 'killed', 'lost'], {
+  description:
+    '`running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, ' +
+    'or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server ' +
+    'went away without recording the end).',
+});
 
 export const RunView = Type.Object(
   {
     run_id: Type.String({ format: 'uuid' }),
     agent_id: Type.String({ format: 'uuid' }),
     task_id: Nullable(Type.String({ format: 'uuid' }), 'The task the run was about.'),
-    runtime: Type.Union([Type.Literal('process'), Type.Literal('scripted')], {
+    runtime: StringEnum(['process', 'scripted'], {
       description: '`process` (an agent CLI) or `scripted` (the built-in simulation).',
     }),
     provider: Type.String({ description: 'The agent CLI or scripted program, e.g. `claude`.' }),
@@ -113,7 +104,7 @@ export const TranscriptPageView = Type.Object(
       Type.Object(
         {
           seq: Type.Integer({ minimum: 1, description: 'Position in the run, from 1.' }),
-          stream: Type.Union([Type.Literal('stdout'), Type.Literal('stderr'), Type.Literal('system')], {
+          stream: StringEnum(['stdout', 'stderr', 'system'], {
             description: '`system` marks the runtime’s own notes: truncation, how the run ended.',
           }),
           text: Type.String({ description: 'One or more whole lines of output.' }),

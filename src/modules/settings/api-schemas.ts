@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/settings routes: they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { RESTART_NOTE } from './feature-flags.js';
 
 export const TAGS = ['settings'];
@@ -24,7 +25,7 @@ export const PutSettingBody = Type.Object(
 export const SettingView = Type.Object(
   {
     key: Type.String(),
-    kind: Type.Union([Type.Literal('flag'), Type.Literal('value')], {
+    kind: StringEnum(['flag', 'value'], {
       description: '`flag`: a feature flag, effective from the next restart. `value`: applies at once.',
     }),
     label: Type.String(),

@@ -10,6 +10,7 @@
  *   of keys sharing one schema). The API shows it but only the service changes it.
  */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { type Definitions, defineSetting, type FlagKeyIn, type KeyIn, type ValueFor } from './definition.js';
 
 export const CATALOGUE = [
@@ -87,7 +88,7 @@ export const CATALOGUE = [
       Type.Object(
         {
           paused: Type.Literal(true),
-          mode: Type.Union([Type.Literal('drain'), Type.Literal('kill')]),
+          mode: StringEnum(['drain', 'kill']),
           paused_by: Type.String({ minLength: 1, maxLength: 200 }),
           reason: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
           paused_at: Type.String({ format: 'date-time' }),

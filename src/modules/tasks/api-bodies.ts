@@ -3,6 +3,7 @@
  * lifecycle actions (the reason rule comes from the lifecycle action table) and approve-and-start.
  */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 import { ACTION_RULES, CELL_TEAMS, type LifecycleAction } from '../lifecycle/index.js';
 import {
   ComplexitySchema,
@@ -60,9 +61,7 @@ export const CreateTaskBody = Type.Object(
     complexity: ComplexitySchema,
     priority: Type.Optional({ ...Priority, default: L.priorityDefault }),
     sequence: Type.Optional(Sequence),
-    status: Type.Optional(
-      Type.Union([Type.Literal('pending'), Type.Literal('backlog')], { description: 'Default pending.' }),
-    ),
+    status: Type.Optional(StringEnum(['pending', 'backlog'], { description: 'Default pending.' })),
     project_id: Type.Optional(NullableUuid),
     product_id: Type.Optional(NullableUuid),
     cell_projects: Type.Optional(Type.Union([CellProjects, Type.Null()])),

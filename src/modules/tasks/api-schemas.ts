@@ -4,16 +4,11 @@
  */
 import { type Static, Type } from 'typebox';
 import { TEAMS } from '../../platform/http/auth/identity.js';
+import { QueryInteger, StringEnum } from '../../platform/http/schema-types.js';
 import { TASK_STATUSES } from '../lifecycle/index.js';
 import { COMPLEXITIES, TASK_LIMITS, TASK_NATURES, TASK_TYPES } from './types.js';
 
 export const TAGS = ['tasks'];
-
-const literals = <T extends readonly string[]>(values: T, description?: string) =>
-  Type.Union(
-    values.map((value) => Type.Literal(value)),
-    description ? { description } : {},
-  );
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -21,11 +16,11 @@ const NullableUuid = (description: string) => Type.Union([Uuid(), Type.Null()], 
 const Timestamp = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
-export const StatusSchema = literals(TASK_STATUSES, 'A lifecycle state.');
-export const TeamSchema = literals(TEAMS, 'The owning cell or team.');
-export const TaskTypeSchema = literals(TASK_TYPES);
-export const NatureSchema = literals(TASK_NATURES);
-export const ComplexitySchema = literals(COMPLEXITIES);
+export const StatusSchema = StringEnum(TASK_STATUSES, { description: 'A lifecycle state.' });
+export const TeamSchema = StringEnum(TEAMS, { description: 'The owning cell or team.' });
+export const TaskTypeSchema = StringEnum(TASK_TYPES);
+export const NatureSchema = StringEnum(TASK_NATURES);
+export const ComplexitySchema = StringEnum(COMPLEXITIES);
 
 export const TaskIdParams = Type.Object({
   id: Uuid('The task’s full 36-character UUID.'),
@@ -111,7 +106,7 @@ export const TaskListQuery = Type.Object(
     parent_task_id: Type.Optional(Uuid()),
     source: Type.Optional(Type.String({ minLength: 1, maxLength: TASK_LIMITS.sourceMax })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Offset pagination (or use `cursor`).' })),
+    offset: Type.Optional(QueryInteger({ minimum: 0, description: 'Offset pagination (or use `cursor`).' })),
     cursor: Type.Optional(
       Type.String({
         minLength: 1,

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the /api/work-sessions routes: they validate, serialise and document (/docs). */
 import { Type } from 'typebox';
+import { Offset, StringEnum } from '../../platform/http/schema-types.js';
 import { END_STATUSES, LIMITS, SESSION_STATUSES } from './rules.js';
 
 export const TAGS = ['work-sessions'];
@@ -11,9 +12,9 @@ export const SessionIdParams = Type.Object({
 export const SessionListQuery = Type.Object({
   task_id: Type.Optional(Type.String({ format: 'uuid', description: 'Only sessions of this task.' })),
   agent_id: Type.Optional(Type.String({ format: 'uuid', description: 'Only sessions of this agent.' })),
-  status: Type.Optional(Type.Enum(SESSION_STATUSES)),
+  status: Type.Optional(StringEnum(SESSION_STATUSES)),
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Offset(),
 });
 
 export const StartSessionBody = Type.Object(
@@ -59,7 +60,7 @@ export const PrBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const EndBody = Type.Object({ status: Type.Enum(END_STATUSES) }, { additionalProperties: false });
+export const EndBody = Type.Object({ status: StringEnum(END_STATUSES) }, { additionalProperties: false });
 
 export const WorkSessionView = Type.Object(
   {
@@ -68,7 +69,7 @@ export const WorkSessionView = Type.Object(
     agent_id: Type.String({ format: 'uuid' }),
     branch: Type.String(),
     base_branch: Type.Union([Type.String(), Type.Null()]),
-    status: Type.Enum(SESSION_STATUSES),
+    status: StringEnum(SESSION_STATUSES),
     commits: Type.Array(
       Type.Object({
         hash: Type.String(),

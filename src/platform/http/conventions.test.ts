@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnreachableError } from '../store-errors.js';
 import { acceptCorrelationId, registerConventions, SHORT_ID_REMEDIATE } from './conventions.js';
 import { AppError, ProviderRateLimitError, STORE_RETRY_AFTER_SECONDS } from './errors.js';
-import { validatorCompiler } from './validation.js';
+import { StringEnum } from './schema-types.js';
+import { NUL_MESSAGE, validatorCompiler } from './validation.js';
 
 let app: FastifyInstance;
 
@@ -39,6 +40,25 @@ beforeAll(async () => {
           },
           { additionalProperties: false },
         ),
+      },
+    },
+    async () => ({ ok: true }),
+  );
+  app.post(
+    '/api/enums/:kind',
+    {
+      schema: {
+        params: Type.Object({ kind: Type.String() }),
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ maximum: 10 })),
+          q: Type.Optional(Type.String()),
+        }),
+        body: Type.Object({
+          nature: StringEnum(['technical', 'non_technical']),
+          team: Type.Optional(Type.Union([StringEnum(['backend', 'frontend']), Type.Null()])),
+          tags: Type.Optional(Type.Array(StringEnum(['a', 'b']))),
+          notes: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        }),
       },
     },
     async () => ({ ok: true }),
@@ -123,6 +143,65 @@ describe('error model', () => {
     expect(inPath.json().error).toMatchObject({ code: 'validation_failed', remediate: SHORT_ID_REMEDIATE });
     const notShort = await app.inject({ url: '/api/tasks/banana' });
     expect(notShort.json().error.remediate).toBeUndefined();
+  });
+
+  it('names the field and the allowed values of a bad enum value, nullable or in an array', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/enums/x',
+      payload: { nature: 'feature', team: 'ops', tags: ['a', 'c'] },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().error.message).toBe(
+      'the request is invalid: nature must be one of: technical, non_technical; ' +
+        'team must be one of: backend, frontend, or null; tags.1 must be one of: a, b',
+    );
+    expect(response.json().error.details).toEqual([
+      { field: 'body.nature', message: 'nature must be one of: technical, non_technical' },
+      { field: 'body.team', message: 'team must be one of: backend, frontend, or null' },
+      { field: 'body.tags.1', message: 'tags.1 must be one of: a, b' },
+    ]);
+  });
+
+  it('refuses a NUL character in any string, naming the field: path, query, body, nested, property names', async () => {
+    const details = async (url: string, payload: object) => {
+      const response = await app.inject({ method: 'POST', url, payload });
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json().error.code).toBe('validation_failed');
+      return response.json().error.details;
+    };
+    const fine = { nature: 'technical' };
+    expect(await details('/api/enums/a%00b', fine)).toEqual([{ field: 'params.kind', message: NUL_MESSAGE }]);
+    expect(await details('/api/enums/x?q=a%00b', fine)).toEqual([{ field: 'query.q', message: NUL_MESSAGE }]);
+    expect(await details('/api/enums/x', { ...fine, notes: { deep: ['ok', 'a\u0000'] } })).toEqual([
+      { field: 'body.notes.deep.1', message: NUL_MESSAGE },
+    ]);
+    expect(await details('/api/enums/x', { ...fine, notes: { 'k\u0000': 1 } })).toEqual([
+      { field: 'body.notes.k\\u0000', message: NUL_MESSAGE },
+    ]);
+    // With other problems, the NUL is reported beside them.
+    expect(await details('/api/enums/x', { nature: 'a\u0000' })).toEqual([
+      { field: 'body.nature', message: 'nature must be one of: technical, non_technical' },
+      { field: 'body.nature', message: NUL_MESSAGE },
+    ]);
+    const ok = await app.inject({
+      method: 'POST',
+      url: '/api/enums/x?q=fine',
+      payload: { ...fine, notes: { a: 'b' } },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses a query integer above its maximum instead of rounding it', async () => {
+    for (const page of ['11', '9007199254740993', '1e30']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/enums/x?page=${page}`,
+        payload: { nature: 'technical' },
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json().error.details).toEqual([{ field: 'query.page', message: 'must be <= 10' }]);
+    }
   });
 
   it('refuses an oversized body with 413 and unreadable JSON with 400', async () => {

@@ -103,9 +103,15 @@ function toAppError(error: FastifyError | Error, request: FastifyRequest): AppEr
 function validationError(error: FastifyError, request: FastifyRequest): AppError {
   const context = (error.validationContext ?? 'body') as 'body' | 'params' | 'querystring' | 'headers';
   const source: unknown = context === 'querystring' ? request.query : request[context];
+  const issues = (error.validation ?? []) as ValidationIssue[];
+  const enumPaths = new Set(issues.filter((i) => i.keyword === 'enum').map((i) => i.instancePath));
   const problems: FieldProblem[] = [];
+  const said: string[] = [];
   let remediate: string | undefined;
-  for (const issue of error.validation ?? []) {
+  for (const issue of issues) {
+    // A bad enum value is one problem that names the allowed values; the `anyOf`/`type` noise of
+    // the same place (a nullable enum) is folded into it.
+    if (enumPaths.has(issue.instancePath) && FOLDED_INTO_ENUM.has(issue.keyword)) continue;
     const segments = issue.instancePath.split('/').filter(Boolean);
     const { missingProperty, additionalProperty } = issue.params as {
       missingProperty?: string;
@@ -114,12 +120,47 @@ function validationError(error: FastifyError, request: FastifyRequest): AppError
     const named = missingProperty ?? additionalProperty;
     if (named) segments.push(named);
     const field = [context === 'querystring' ? 'query' : context, ...segments].join('.');
-    problems.push({ field, message: problemMessage(missingProperty, additionalProperty, issue.message) });
+    const message =
+      issue.keyword === 'enum'
+        ? enumMessage(segments.join('.') || field, issue, issues)
+        : problemMessage(missingProperty, additionalProperty, issue.message);
+    problems.push({ field, message });
+    const name = segments.join('.') || context;
+    said.push(message.startsWith(`${name} `) ? message : `${name} ${message}`);
     if (isTaskIdField(segments, request) && SHORT_ID.test(String(valueAt(source, segments) ?? ''))) {
       remediate = SHORT_ID_REMEDIATE;
     }
   }
-  return new AppError(422, 'validation_failed', 'the request is invalid', problems, remediate);
+  return new AppError(422, 'validation_failed', summaryOf(said), problems, remediate);
+}
+
+/** `the request is invalid: title is required; nature must be one of: …` (the first few problems). */
+function summaryOf(said: string[]): string {
+  if (said.length === 0) return 'the request is invalid';
+  const shown = said.slice(0, SUMMARY_PROBLEMS).join('; ');
+  const more = said.length > SUMMARY_PROBLEMS ? ` (and ${said.length - SUMMARY_PROBLEMS} more)` : '';
+  return `the request is invalid: ${shown}${more}`;
+}
+
+const SUMMARY_PROBLEMS = 3;
+
+const FOLDED_INTO_ENUM = new Set(['anyOf', 'oneOf', 'type']);
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `nature must be one of: technical, non_technical` (`…, or null` when null is accepted too). */
+function enumMessage(name: string, issue: ValidationIssue, all: ValidationIssue[]): string {
+  const allowed = (issue.params.allowedValues as unknown[] | undefined) ?? [];
+  const nullable = all.some(
+    (other) =>
+      other.instancePath === issue.instancePath && other.keyword === 'type' && other.params.type === 'null',
+  );
+  return `${name} must be one of: ${allowed.map(String).join(', ')}${nullable ? ', or null' : ''}`;
 }
 
 function problemMessage(missing?: string, additional?: string, fallback?: string): string {

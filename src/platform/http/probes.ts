@@ -10,6 +10,7 @@ import { version } from '../version.js';
 import { sendError } from './conventions.js';
 import { AppError } from './errors.js';
 import { internalNetworkList, isInternalRequest } from './internal-network.js';
+import { StringEnum } from './schema-types.js';
 
 const Check = Type.Object({
   ok: Type.Boolean(),
@@ -19,7 +20,7 @@ const Check = Type.Object({
 });
 
 const ReadyBody = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  status: StringEnum(['ok', 'degraded']),
   checks: Type.Object({
     database: Type.Intersect([Check, Type.Object({ kind: Type.String() })]),
     cache: Type.Intersect([Check, Type.Object({ mode: Type.String() })]),

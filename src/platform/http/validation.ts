@@ -1,11 +1,19 @@
 /**
  * Request validation. Bodies are validated strictly (a string is never coerced into a number, so
  * "wrong type" really is a 422); path, query and header values arrive as text and are coerced.
+ *
+ * One rule holds for every string the API accepts, whatever its schema says: it must not contain
+ * the NUL character (U+0000). PostgreSQL cannot store it in text or jsonb, so a NUL that reached
+ * SQL would be a 500; here it is a 422 naming the field, in paths, queries, headers and bodies
+ * alike (property names included).
  */
 
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+
+export const NUL_KEYWORD = 'no_nul';
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 
 function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({
@@ -22,5 +30,44 @@ function makeAjv(options: Options): Ajv {
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   const strict = makeAjv({ coerceTypes: false });
   const coercing = makeAjv({ coerceTypes: 'array' });
-  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
+  return ({ schema, httpPart }) =>
+    refusingNul((httpPart === 'body' ? strict : coercing).compile(schema as object));
 }
+
+/** Wraps an ajv validator so that a NUL anywhere in the (coerced) value fails it too. */
+function refusingNul(validate: ValidateFunction): ValidateFunction {
+  const check = ((data: unknown, context?: never) => {
+    const fits = validate(data, context);
+    const nul = nulProblems(data);
+    check.errors = fits && nul.length === 0 ? null : [...(fits ? [] : (validate.errors ?? [])), ...nul];
+    return check.errors === null;
+  }) as ValidateFunction;
+  // Fastify passes the parent object when the validator has a schema environment (ajv's way of
+  // writing a coerced top-level value back); keep that behaviour.
+  Object.assign(check, { schemaEnv: validate.schemaEnv, schema: validate.schema });
+  return check;
+}
+
+/** Every place in `value` where a string (or a property name) holds a NUL, as ajv-style errors. */
+export function nulProblems(value: unknown, instancePath = ''): ErrorObject[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [nulError(instancePath)] : [];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  const problems: ErrorObject[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    const path = `${instancePath}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (key.includes('\u0000'))
+      problems.push(nulError(`${instancePath}/${key.replaceAll('\u0000', '\\u0000')}`));
+    else problems.push(...nulProblems(item, path));
+  }
+  return problems;
+}
+
+const nulError = (instancePath: string): ErrorObject => ({
+  keyword: NUL_KEYWORD,
+  instancePath,
+  schemaPath: `#/${NUL_KEYWORD}`,
+  params: {},
+  message: NUL_MESSAGE,
+});

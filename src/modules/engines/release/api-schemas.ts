@@ -1,5 +1,6 @@
 /** TypeBox schemas of /api/release: they validate, serialise and document (/docs). */
 import { type TSchema, Type } from 'typebox';
+import { StringEnum } from '../../../platform/http/schema-types.js';
 import { GAP_CATEGORIES } from './checks.js';
 import { CHANGE_KINDS } from './classify.js';
 import { EXECUTE_STATUSES } from './execution-state.js';
@@ -9,20 +10,12 @@ export const TAGS = ['release'];
 const Nullable = <T extends TSchema>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-const literals = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>(
-    Type.Union(
-      values.map((value) => Type.Literal(value)),
-      { description },
-    ),
-  );
-
 export const ReleaseReportSchema = Type.Object(
   {
     version: Type.String({ description: 'The proposed version, X.Y.Z.' }),
     tag: Type.String({ description: 'The tag it is published under, vX.Y.Z.' }),
     current_version: Type.String(),
-    bump: literals(['major', 'minor', 'patch'] as const, 'The semver bump.'),
+    bump: StringEnum(['major', 'minor', 'patch'], { description: 'The semver bump.' }),
     bump_rule: Type.String({ description: 'Which rule chose the bump (the pre-1.0 rule included).' }),
     last_tag: Nullable(Type.String(), 'The newest tag before these changes.'),
     head_branch: Type.String(),
@@ -32,24 +25,28 @@ export const ReleaseReportSchema = Type.Object(
     threshold: Type.String({ description: 'Why the change set cleared the threshold.' }),
     changes: Type.Array(
       Type.Object({
-        kind: literals(CHANGE_KINDS, 'Conventional-commit kind.'),
+        kind: StringEnum(CHANGE_KINDS, { description: 'Conventional-commit kind.' }),
         count: Type.Integer(),
         items: Type.Array(Type.String(), { description: 'Summaries (the first 50).' }),
       }),
     ),
     breaking: Type.Array(Type.String()),
-    changelog_source: literals(
-      ['unreleased', 'generated'] as const,
-      'Curated [Unreleased] body, or generated.',
-    ),
+    changelog_source: StringEnum(['unreleased', 'generated'], {
+      description: 'Curated [Unreleased] body, or generated.',
+    }),
     changelog_entry: Type.String({ description: 'The drafted CHANGELOG entry.' }),
     release_notes: Type.String({ description: 'The entry’s body: the release’s notes.' }),
     canonical_files: Type.Array(Type.String(), { description: 'The files the version bump writes.' }),
     gaps: Type.Array(
-      Type.Object({ category: literals(GAP_CATEGORIES, 'What kind of gap.'), detail: Type.String() }),
+      Type.Object({
+        category: StringEnum(GAP_CATEGORIES, { description: 'What kind of gap.' }),
+        detail: Type.String(),
+      }),
     ),
     gate: Type.Object({
-      state: literals(['green', 'red', 'pending', 'unknown'] as const, 'The quality gate at proposal time.'),
+      state: StringEnum(['green', 'red', 'pending', 'unknown'], {
+        description: 'The quality gate at proposal time.',
+      }),
       conclusion: Type.String(),
       sha: Nullable(Type.String(), 'The commit judged.'),
       run_url: Nullable(Type.String(), 'The CI run.'),
@@ -69,7 +66,7 @@ export const ProposalView = Type.Object({
   bump_rule: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   execute_status: Nullable(
-    literals(EXECUTE_STATUSES, 'Executor result.'),
+    StringEnum(EXECUTE_STATUSES, { description: 'Executor result.' }),
     'Last known executor result (`running`, `published`, `already_published`, `failed_*`); null until the first approve.',
   ),
   execute_detail: Nullable(Type.String(), 'Its reason or progress, in a sentence.'),

@@ -1,10 +1,11 @@
 /** TypeBox schemas of the session routes; they validate, serialise and document (/docs) the same shapes. */
 import { Type } from 'typebox';
+import { StringEnum } from '../schema-types.js';
 import { ROLES } from './identity.js';
 
 export const IdentityBody = Type.Object({
   id: Type.String({ description: 'Agent UUID (the CEO is 00000000-0000-0000-0000-000000000001) or slug.' }),
-  role: Type.Enum(ROLES, { description: 'Role the credential proves.' }),
+  role: StringEnum(ROLES, { description: 'Role the credential proves.' }),
   team: Type.String({ description: 'Team, or an empty string when the caller has none.' }),
 });
 
@@ -21,7 +22,7 @@ export const SessionCreated = Type.Object(
 export const SessionInfo = Type.Object(
   {
     identity: IdentityBody,
-    via: Type.Union([Type.Literal('token'), Type.Literal('session'), Type.Literal('header')], {
+    via: StringEnum(['token', 'session', 'header'], {
       description: 'How the caller was identified; `header` only with secure mode off.',
     }),
     expires_at: Type.Optional(ExpiresAt),
