@@ -32,6 +32,25 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Starts `gaffer start`, returns its stdout up to the login URL, then stops it with SIGTERM. */
+async function startAndStop(extraEnv: NodeJS.ProcessEnv): Promise<string> {
+  child = spawn('node', [...nodeArgs, 'start'], {
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 30_000;
+  while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+  return output;
+}
+
 describe('gaffer CLI', () => {
   it('stops on an invalid variable with a one-line message naming it', async () => {
     const failure = await run('node', [...nodeArgs, 'start'], {
@@ -42,6 +61,21 @@ describe('gaffer CLI', () => {
       'gaffer: invalid configuration: GAFFER_PORT: expected a whole number, got "eighty"',
     );
   });
+
+  it('logs JSON lines when stdout is not a terminal, and readable lines with GAFFER_LOG_FORMAT=pretty', async () => {
+    const json = await startAndStop({ GAFFER_LOG_LEVEL: 'info' });
+    const listening = json
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((entry) => entry.msg.startsWith('Server listening at http://127.0.0.1:'));
+    expect(listening).toMatchObject({ level: 30 });
+
+    const pretty = await startAndStop({ GAFFER_LOG_LEVEL: 'info', GAFFER_LOG_FORMAT: 'pretty' });
+    expect(pretty).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(pretty).not.toMatch(/^\{/m);
+    expect(pretty).toContain('Open the panel: ');
+  }, 90_000);
 
   it('prints the configuration table', async () => {
     const { stdout } = await run('node', [...nodeArgs, 'config'], { env });
