@@ -1,7 +1,7 @@
 /** The `gaffer` command as a person runs it: a real process, real port, real data directory. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -76,6 +76,33 @@ describe('gaffer CLI', () => {
     expect(pretty).not.toMatch(/^\{/m);
     expect(pretty).toContain('Open the panel: ');
   }, 90_000);
+
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'on a terminal (auto), logs readable coloured lines',
+    async () => {
+      // util-linux `script` runs the command on a pseudo-terminal and copies what it prints to a file.
+      const typescript = join(dataDir, 'terminal.txt');
+      const command = `node --import tsx ${MAIN} start`;
+      child = spawn('script', ['-qfec', command, typescript], {
+        env: { ...env, GAFFER_LOG_LEVEL: 'info' },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const printed = () => (existsSync(typescript) ? readFileSync(typescript, 'utf8') : '');
+      const deadline = Date.now() + 30_000;
+      while (!printed().includes('Open the panel: ') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      // The server holds the data directory under its own pid: stop it as a person would, with a signal.
+      const pid = Number(readFileSync(join(dataDir, 'pglite', 'gaffer.pid'), 'utf8'));
+      process.kill(pid, 'SIGTERM');
+      await once(child, 'exit');
+      const output = printed();
+      const ESC = String.fromCharCode(27);
+      expect(output).toContain(`${ESC}[32mINFO${ESC}[39m: `);
+      expect(output).toMatch(/\[\d\d:\d\d:\d\d\] .*INFO.*: .*Server listening at http:\/\/127\.0\.0\.1:\d+/);
+      expect(output).not.toContain('{"level"');
+    },
+    60_000,
+  );
 
   it('prints the configuration table', async () => {
     const { stdout } = await run('node', [...nodeArgs, 'config'], { env });
