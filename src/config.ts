@@ -161,6 +161,12 @@ export const settings = {
     'Directory for the embedded database, the generated auth secret and workspaces.',
   ),
   logLevel: oneOf('GAFFER_LOG_LEVEL', 'info', LOG_LEVELS, 'Log verbosity.'),
+  logFormat: oneOf(
+    'GAFFER_LOG_FORMAT',
+    'auto',
+    ['auto', 'json', 'pretty'] as const,
+    'Log line format: `auto` pretty-prints when stdout is a terminal and writes one JSON object per line otherwise.',
+  ),
   bodyLimitBytes: int(
     'GAFFER_BODY_LIMIT_BYTES',
     1_048_576,

@@ -1,57 +1,44 @@
 #!/usr/bin/env node
 /**
  * The `gaffer` command line: start the service, apply migrations, print tokens and login links,
- * print the configuration table.
+ * print the configuration table. Every command answers `--help`; a failure to start is one line
+ * saying what to check (the stack trace only with --debug or GAFFER_LOG_LEVEL=debug).
  */
-import { parseArgs } from 'node:util';
 import { runAgentTools } from './agent-tools/command.js';
+import { parseCommand, wantsHelp } from './cli/args.js';
+import { describeStartupFailure } from './cli/startup-failure.js';
+import { runToken, TokenLookupError } from './cli/token.js';
+import { COMMAND_USAGE, USAGE } from './cli/usage.js';
 import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
 import { runDemo } from './demo/demo.js';
-import { rosterTokenSubject } from './modules/agents/index.js';
-import { openDatabase } from './platform/db/client.js';
-import {
-  CEO_IDENTITY,
-  expiringToken,
-  isRole,
-  loadOrCreateSecret,
-  loginUrl,
-  SecretFileError,
-  staticToken,
-} from './platform/http/auth/index.js';
-import type { TokenSubject } from './platform/http/auth/tokens.js';
-import { startServer } from './server.js';
-
-const USAGE = `usage: gaffer <command>
-
-  start                         run the service (prints the panel login URL)
-  demo                          run the service with the built-in scripted agents (a simulation)
-                                working a sample task on a sample project
-  migrate                       apply database migrations and exit
-  token ceo                     print the CEO's static token (for the panel or integrations)
-  token <slug> [--ttl SECONDS]  print the token of a roster agent, signed over its UUID, role and
-                                team (expiring when --ttl is given); the headers go to stderr
-  token <id> --role R [--team T] [--ttl SECONDS]
-                                print a token for any identity (expiring when --ttl is given)
-  login-url                     print a fresh panel login URL
-  config [--markdown]           print the configuration table
-  agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)`;
+import { loadOrCreateSecret, loginUrl, SecretFileError } from './platform/http/auth/index.js';
+import { openConfiguredDatabase, StartupError, startServer } from './server.js';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'agent-tools') {
+    if (!wantsHelp(rest)) return runAgentTools(rest);
+    console.log(COMMAND_USAGE['agent-tools']);
+    return 0;
+  }
+  if (command === 'token') return runToken(() => loadConfig(), rest);
+  if (command !== undefined && command in COMMAND_USAGE) {
+    const options: Record<string, { type: 'boolean' }> =
+      command === 'config' ? { markdown: { type: 'boolean' } } : {};
+    const parsed = parseCommand(command, rest, options);
+    if (!parsed.ok) return parsed.exitCode;
+  }
   switch (command) {
     case 'start':
       return start(loadConfig());
     case 'demo':
       return runDemo(loadConfig());
     case 'migrate': {
-      const config = loadConfig();
-      const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openConfiguredDatabase(loadConfig());
       await database.close();
       console.log(`migrations applied (${database.kind})`);
       return 0;
     }
-    case 'token':
-      return printToken(loadConfig(), rest);
     case 'login-url': {
       const config = loadConfig();
       console.log(loginUrl(config, loadOrCreateSecret(config), new Date()));
@@ -60,13 +47,17 @@ async function main(argv: string[]): Promise<number> {
     case 'config':
       console.log(configMarkdownTable());
       return 0;
-    case 'agent-tools':
-      return runAgentTools(rest);
-    case undefined:
     case 'help':
+      if (rest[0] && rest[0] in COMMAND_USAGE) console.log(COMMAND_USAGE[rest[0]]);
+      else console.log(USAGE);
+      return 0;
     case '--help':
+    case '-h':
       console.log(USAGE);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case undefined:
+      console.error(USAGE);
+      return 2;
     default:
       console.error(`gaffer: unknown command "${command}"\n\n${USAGE}`);
       return 2;
@@ -95,74 +86,30 @@ async function start(config: Config): Promise<number> {
   return -1;
 }
 
-async function printToken(config: Config, args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { role: { type: 'string' }, team: { type: 'string' }, ttl: { type: 'string' } },
-  });
-  const [id] = positionals;
-  if (!id) {
-    console.error(`gaffer token: name an identity\n\n${USAGE}`);
-    return 2;
-  }
-  const ttl = values.ttl === undefined ? undefined : Number(values.ttl);
-  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl > 0)) {
-    console.error('gaffer token: --ttl must be a positive number of seconds');
-    return 2;
-  }
-  let subject: TokenSubject;
-  if (values.role !== undefined) {
-    subject = { id, role: values.role, team: values.team ?? '' };
-    if (!isRole(subject.role)) {
-      console.error(`gaffer token: --role must be one of the roles (got "${subject.role}")`);
-      return 2;
-    }
-  } else if (id === 'ceo') {
-    subject = CEO_IDENTITY;
-  } else {
-    const found = await rosterSubject(config, id);
-    if (!found) return 2;
-    subject = found;
-  }
-  const secret = loadOrCreateSecret(config);
-  console.log(ttl ? expiringToken(secret, subject, ttl) : staticToken(secret, subject));
-  return 0;
-}
-
-/** The roster agent's UUID, role and team (agents sign over their UUID); null after reporting why not. */
-async function rosterSubject(config: Config, slug: string): Promise<TokenSubject | null> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    const lookup = await rosterTokenSubject(database.db, slug);
-    if (!lookup.found) {
-      console.error(
-        lookup.reason === 'retired'
-          ? `gaffer token: agent "${slug}" is retired; its tokens no longer work`
-          : `gaffer token: no agent "${slug}" in the roster (see GET /api/agents, ` +
-              'or give --role and --team for an identity outside the roster)',
-      );
-      return null;
-    }
-    const { id, role, team } = lookup.subject;
+/** One line for a failure people can act on; the stack trace only when asked for. */
+function report(error: unknown, argv: string[]): void {
+  const debug =
+    argv.includes('--debug') || /^(debug|trace)$/i.test(process.env.GAFFER_LOG_LEVEL?.trim() ?? '');
+  if (error instanceof ConfigError) console.error(`gaffer: invalid configuration: ${error.message}`);
+  else if (error instanceof SecretFileError) console.error(`gaffer: ${error.message}`);
+  else if (error instanceof StartupError) console.error(`gaffer: ${describeStartupFailure(error)}`);
+  else if (error instanceof TokenLookupError)
+    console.error(`gaffer token: ${error.message}\n  hint: ${error.hint}`);
+  else
     console.error(
-      `gaffer token: ${lookup.slug} — send with X-Agent-ID: ${id}, X-Agent-Role: ${role}` +
-        `${team ? `, X-Agent-Team: ${team}` : ''}, X-Agent-Token: <the token>`,
+      `gaffer: ${(error as Error)?.message ?? String(error)}${debug ? '' : ' (--debug or GAFFER_LOG_LEVEL=debug shows the stack trace)'}`,
     );
-    return lookup.subject;
-  } finally {
-    await database.close();
-  }
+  if (debug && error instanceof Error)
+    console.error((error.cause as Error | undefined)?.stack ?? error.stack);
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+main(argv).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof ConfigError) console.error(`gaffer: invalid configuration: ${error.message}`);
-    else if (error instanceof SecretFileError) console.error(`gaffer: ${error.message}`);
-    else console.error(`gaffer: ${(error as Error).stack ?? error}`);
+    report(error, argv);
     process.exit(1);
   },
 );

@@ -4,12 +4,42 @@
  */
 import { buildApp, type Gaffer } from './app.js';
 import type { Config } from './config.js';
+import { loggerOptions } from './logging.js';
 import { startEventBus } from './platform/bus/index.js';
 import { openStores } from './platform/cache/index.js';
 import { systemClock } from './platform/clock.js';
 import type { Platform } from './platform/context.js';
-import { openDatabase } from './platform/db/client.js';
+import { type Database, openDatabase } from './platform/db/client.js';
 import { baseUrl, loadOrCreateSecret } from './platform/http/auth/index.js';
+
+/** The step of starting up that failed: the CLI turns it into one line saying what to check. */
+export type StartupStep = 'database' | 'redis' | 'listen';
+
+export class StartupError extends Error {
+  constructor(
+    readonly step: StartupStep,
+    readonly config: Pick<Config, 'databaseUrl' | 'dataDir' | 'redisUrl' | 'host' | 'port'>,
+    cause: unknown,
+  ) {
+    super(`${step}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StartupError';
+  }
+}
+
+async function step<T>(name: StartupStep, config: Config, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw error instanceof StartupError ? error : new StartupError(name, config, error);
+  }
+}
+
+/** Opens the configured database (applying migrations); a failure is a StartupError('database'). */
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  return step('database', config, () =>
+    openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize }),
+  );
+}
 
 export interface RunningServer extends Gaffer {
   platform: Platform;
@@ -23,13 +53,21 @@ export interface RunningServer extends Gaffer {
 /** Opens the database (applying migrations), the cache store and the locks. */
 export async function openPlatform(config: Config): Promise<Platform & { close(): Promise<void> }> {
   const secret = loadOrCreateSecret(config);
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.databasePoolSize,
-  });
-  const { cache, locks } = await openStores({ redisUrl: config.redisUrl, database });
-  const bus = await startEventBus(cache);
+  const database = await openConfiguredDatabase(config);
+  let stores: Awaited<ReturnType<typeof openStores>> | undefined;
+  let bus: Awaited<ReturnType<typeof startEventBus>>;
+  try {
+    // Without Redis neither can fail; with it, the bus's SUBSCRIBE is the first call that must work.
+    bus = await step('redis', config, async () => {
+      stores = await openStores({ redisUrl: config.redisUrl, database });
+      return startEventBus(stores.cache);
+    });
+  } catch (error) {
+    await stores?.cache.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+  const { cache, locks } = stores!;
   return {
     config,
     database,
@@ -48,11 +86,13 @@ export async function openPlatform(config: Config): Promise<Platform & { close()
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const platform = await openPlatform(config);
-  let gaffer: Gaffer;
+  let gaffer: Gaffer | undefined;
   try {
-    gaffer = await buildApp(platform);
-    await gaffer.app.listen({ host: config.host, port: config.port });
+    gaffer = await buildApp(platform, { logger: loggerOptions(config) });
+    const { app } = gaffer;
+    await step('listen', config, () => app.listen({ host: config.host, port: config.port }));
   } catch (error) {
+    await gaffer?.app.close().catch(() => {});
     await platform.close();
     throw error;
   }

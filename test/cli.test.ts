@@ -1,7 +1,7 @@
 /** The `gaffer` command as a person runs it: a real process, real port, real data directory. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -32,6 +32,25 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** Starts `gaffer start`, returns its stdout up to the login URL, then stops it with SIGTERM. */
+async function startAndStop(extraEnv: NodeJS.ProcessEnv): Promise<string> {
+  child = spawn('node', [...nodeArgs, 'start'], {
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 30_000;
+  while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+  return output;
+}
+
 describe('gaffer CLI', () => {
   it('stops on an invalid variable with a one-line message naming it', async () => {
     const failure = await run('node', [...nodeArgs, 'start'], {
@@ -42,6 +61,48 @@ describe('gaffer CLI', () => {
       'gaffer: invalid configuration: GAFFER_PORT: expected a whole number, got "eighty"',
     );
   });
+
+  it('logs JSON lines when stdout is not a terminal, and readable lines with GAFFER_LOG_FORMAT=pretty', async () => {
+    const json = await startAndStop({ GAFFER_LOG_LEVEL: 'info' });
+    const listening = json
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .find((entry) => entry.msg.startsWith('Server listening at http://127.0.0.1:'));
+    expect(listening).toMatchObject({ level: 30 });
+
+    const pretty = await startAndStop({ GAFFER_LOG_LEVEL: 'info', GAFFER_LOG_FORMAT: 'pretty' });
+    expect(pretty).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: Server listening at http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(pretty).not.toMatch(/^\{/m);
+    expect(pretty).toContain('Open the panel: ');
+  }, 90_000);
+
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'on a terminal (auto), logs readable coloured lines',
+    async () => {
+      // util-linux `script` runs the command on a pseudo-terminal and copies what it prints to a file.
+      const typescript = join(dataDir, 'terminal.txt');
+      const command = `node --import tsx ${MAIN} start`;
+      child = spawn('script', ['-qfec', command, typescript], {
+        env: { ...env, GAFFER_LOG_LEVEL: 'info' },
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      const printed = () => (existsSync(typescript) ? readFileSync(typescript, 'utf8') : '');
+      const deadline = Date.now() + 30_000;
+      while (!printed().includes('Open the panel: ') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      // The server holds the data directory under its own pid: stop it as a person would, with a signal.
+      const pid = Number(readFileSync(join(dataDir, 'pglite', 'gaffer.pid'), 'utf8'));
+      process.kill(pid, 'SIGTERM');
+      await once(child, 'exit');
+      const output = printed();
+      const ESC = String.fromCharCode(27);
+      expect(output).toContain(`${ESC}[32mINFO${ESC}[39m: `);
+      expect(output).toMatch(/\[\d\d:\d\d:\d\d\] .*INFO.*: .*Server listening at http:\/\/127\.0\.0\.1:\d+/);
+      expect(output).not.toContain('{"level"');
+    },
+    60_000,
+  );
 
   it('prints the configuration table', async () => {
     const { stdout } = await run('node', [...nodeArgs, 'config'], { env });

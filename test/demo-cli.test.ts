@@ -1,13 +1,15 @@
 /**
  * `gaffer demo` as a person runs it: a real process on a temp data directory and port 0. It prints
  * the login URL, has registered the sample project and created the sample task for the main PM,
- * and the scripted company carries that task to the CEO's desk; SIGTERM stops it cleanly.
+ * and the scripted company carries that task to the CEO's desk while the demo prints each move;
+ * the approve command it prints works as printed; SIGTERM stops it cleanly.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
@@ -74,12 +76,54 @@ describe('gaffer demo', () => {
       created_by: '00000000-0000-0000-0000-000000000001',
     });
 
-    await until(
-      'the sample task to await the CEO',
-      async () =>
-        (await get(`/api/tasks/${taskId}`)).json.status === 'awaiting_ceo_approval' ? true : undefined,
+    const approve = await until(
+      'the approve command',
+      async () => /awaits the CEO\. Approve and merge it.*\n\s+(curl .+)\n/.exec(output)?.[1],
       120_000,
+    ).catch((error) => {
+      throw new Error(`${error.message}; output:\n${output}`);
+    });
+    expect((await get(`/api/tasks/${taskId}`)).json.status).toBe('awaiting_ceo_approval');
+
+    // The moves of the sample task, in order, each with its state, agent and verb.
+    const title = 'Health endpoint for the sample shop';
+    const moves = [...output.matchAll(/^move: "(.+)" (?:(\S+) → )?(\S+) by (\S+) \((\S+)\)$/gm)].map(
+      ([line, task, from, to, agent, verb]) => ({ line, task, from, to, agent, verb }),
     );
+    const root = moves.filter((m) => m.task === title);
+    expect(root[0]).toMatchObject({ from: 'new', to: 'pending', agent: 'ceo', verb: 'create' });
+    expect(root[1]).toMatchObject({ from: 'pending', to: 'claimed', agent: 'main-pm', verb: 'claim' });
+    const columns = root.map((m) => m.to).filter((to, i, all) => to !== all[i - 1]);
+    expect(columns).toEqual([
+      'pending',
+      'claimed',
+      'in_progress',
+      'awaiting_pr_review',
+      'awaiting_pm_review',
+      'awaiting_ceo_approval',
+    ]);
+    expect(root.at(-1)).toMatchObject({ agent: 'main-pm', to: 'awaiting_ceo_approval' });
+    // The subtasks' moves are shown too: development, QA and documentation by their agents.
+    const sub = moves.filter((m) => m.task !== title);
+    expect(sub.map((m) => m.to)).toEqual(
+      expect.arrayContaining(['in_progress', 'awaiting_qa', 'awaiting_documentation', 'completed']),
+    );
+    expect(sub.find((m) => m.verb === 'qa_pass')?.from).toBe('awaiting_qa');
+    expect(output.indexOf(root.at(-1)!.line)).toBeLessThan(output.indexOf(approve));
+
+    // The printed command approves and merges, and the demo prints that move too.
+    const { stdout } = await promisify(execFile)('sh', ['-c', approve]);
+    expect(JSON.parse(stdout)).toMatchObject({ task: { id: taskId, status: 'completed' } });
+    await until(
+      'the approval move',
+      async () =>
+        output.includes(`move: "${title}" awaiting_ceo_approval → completed by ceo (ceo_approve)`)
+          ? true
+          : undefined,
+      30_000,
+    ).catch((error) => {
+      throw new Error(`${error.message}; output:\n${output}`);
+    });
 
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');

@@ -8,9 +8,10 @@
  */
 import { createServer } from 'node:net';
 import type { Config } from '../config.js';
-import { CEO_IDENTITY, loginUrl, staticToken } from '../platform/http/auth/index.js';
+import { CEO_IDENTITY, expiringToken, loginUrl, staticToken } from '../platform/http/auth/index.js';
 import { type RunningServer, startServer } from '../server.js';
 import { ensureSampleRepository } from './sample-repo.js';
+import { approveCommand, type ReadApi, watchTaskMoves } from './task-moves.js';
 
 export const DEMO_PROJECT_SLUG = 'sample-shop';
 export const DEMO_TASK_TITLE = 'Health endpoint for the sample shop';
@@ -94,11 +95,54 @@ export async function startDemo(base: Config): Promise<RunningDemo> {
   }
 }
 
-/** `gaffer demo`: starts the demo, prints where to look, runs until SIGINT/SIGTERM. */
+/** Reads the demo's own API as the CEO, in-process. */
+function readAsCeo(server: RunningServer): ReadApi {
+  const headers = { 'x-agent-token': staticToken(server.platform.secret, CEO_IDENTITY) };
+  return async (url) => {
+    const response = await server.app.inject({ method: 'GET', url, headers });
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  };
+}
+
+/** `gaffer demo`: starts the demo, prints where to look and each move, runs until SIGINT/SIGTERM. */
 export async function runDemo(base: Config): Promise<number> {
   const demo = await startDemo(base);
   const { server } = demo;
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  process.stdout.write(
+    [
+      '',
+      `Gaffer demo is running at ${server.url} — the agents are SCRIPTED (a simulation, no AI model is called).`,
+      `Open the panel: ${demo.loginUrl}`,
+      `Sample project: ${DEMO_PROJECT_SLUG} (${demo.projectId}), a bare repository under ${base.dataDir}/demo`,
+      `Sample task: "${DEMO_TASK_TITLE}" (${demo.taskId}), created by the CEO for the main PM.`,
+      'Watch it here, on the kanban board and on /ws/agents (every agent line starts with [scripted]): the',
+      '  task goes plan → backend cell → develop → QA → docs → PR gate → merged up → awaiting_ceo_approval.',
+      `API docs: ${server.url}/docs`,
+      '',
+      'Moves of the sample task and its subtasks (state, agent, verb):',
+      '',
+    ].join('\n'),
+  );
+  const moves = watchTaskMoves({
+    bus: server.platform.bus,
+    read: readAsCeo(server),
+    rootTaskId: demo.taskId,
+    write: print,
+    onAwaitingCeo() {
+      const token = expiringToken(server.platform.secret, CEO_IDENTITY, 24 * 60 * 60);
+      print(
+        [
+          '',
+          `The sample task awaits the CEO. Approve and merge it (the token is the CEO's, valid 24 hours):`,
+          `  ${approveCommand(server.url, demo.taskId, token)}`,
+          '',
+        ].join('\n'),
+      );
+    },
+  });
   const shutdown = (signal: string) => {
+    moves.stop();
     server.app.log.info({ signal }, 'shutting down');
     server.close().then(
       () => process.exit(0),
@@ -107,20 +151,5 @@ export async function runDemo(base: Config): Promise<number> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.stdout.write(
-    [
-      '',
-      `Gaffer demo is running at ${server.url} — the agents are SCRIPTED (a simulation, no AI model is called).`,
-      `Open the panel: ${demo.loginUrl}`,
-      `Sample project: ${DEMO_PROJECT_SLUG} (${demo.projectId}), a bare repository under ${base.dataDir}/demo`,
-      `Sample task: "${DEMO_TASK_TITLE}" (${demo.taskId}), created by the CEO for the main PM.`,
-      'Watch it: the kanban board and /ws/agents (every agent line starts with [scripted]); the task',
-      `  goes plan → backend cell → develop → QA → docs → PR gate → merged up → awaiting_ceo_approval.`,
-      `Then approve it as the CEO: POST ${server.url}/api/tasks/${demo.taskId}/approve-and-merge`,
-      `API docs: ${server.url}/docs`,
-      '',
-      '',
-    ].join('\n'),
-  );
   return -1;
 }

@@ -5,6 +5,17 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Another live process holds the data directory (a running `gaffer start`, say). */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly holder: number,
+  ) {
+    super(`data directory ${dir} is in use by process ${holder}; stop it or set GAFFER_DATA_DIR`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
 export function lockDataDir(dir: string): () => void {
   const path = join(dir, 'gaffer.pid');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -17,9 +28,7 @@ export function lockDataDir(dir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(path, 'utf8').trim());
       if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(
-          `data directory ${dir} is in use by process ${holder}; stop it or set GAFFER_DATA_DIR`,
-        );
+        throw new DataDirInUseError(dir, holder);
       }
       rmSync(path, { force: true });
     }

@@ -1,0 +1,57 @@
+/** The usage text of `gaffer` and of each of its commands (`gaffer <command> --help` prints it). */
+import { AGENT_TOOLS_USAGE } from '../agent-tools/command.js';
+
+export const USAGE = `usage: gaffer <command> [options]
+
+  start                         run the service (prints the panel login URL)
+  demo                          run the service with the built-in scripted agents (a simulation)
+                                working a sample task on a sample project; prints each move
+  migrate                       apply database migrations and exit
+  token ceo                     print the CEO's static token (for the panel or integrations)
+  token <slug> [--ttl SECONDS]  print the token of a roster agent, signed over its UUID, role and
+                                team (expiring when --ttl is given); the headers go to stderr
+  token <id> --role R [--team T] [--ttl SECONDS]
+                                print a token for any identity (expiring when --ttl is given)
+  login-url                     print a fresh panel login URL
+  config [--markdown]           print the configuration table
+  agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)
+
+  gaffer <command> --help       that command's usage
+  --debug                       on a failure, also print the stack trace (so does GAFFER_LOG_LEVEL=debug)`;
+
+const STORES = `  The stores come from the environment (GAFFER_DATA_DIR, GAFFER_DATABASE_URL, GAFFER_REDIS_URL; see
+  \`gaffer config\`). If one cannot be reached, gaffer says which in one line and exits 1.`;
+
+export const COMMAND_USAGE: Record<string, string> = {
+  start: `usage: gaffer start [--debug]
+
+  Runs the service on GAFFER_HOST:GAFFER_PORT and prints the panel login URL. Logs go to stdout,
+  pretty on a terminal and JSON otherwise (GAFFER_LOG_FORMAT). SIGINT or SIGTERM stops it.
+${STORES}`,
+  demo: `usage: gaffer demo [--debug]
+
+  Runs the service with the built-in scripted agents (a simulation: no AI model is called) on a
+  sample project, creates a sample task for the main PM, prints each move of the task and its
+  subtasks (state, agent, verb) until it awaits the CEO, then the command that approves and merges it.
+${STORES}`,
+  migrate: `usage: gaffer migrate [--debug]
+
+  Applies pending database migrations and exits (\`gaffer start\` does this too).
+${STORES}`,
+  token: `usage: gaffer token ceo [--ttl SECONDS]
+       gaffer token <slug> [--ttl SECONDS]
+       gaffer token <id> --role ROLE [--team TEAM] [--ttl SECONDS]
+
+  Prints a token to send as X-Agent-Token: the CEO's; a roster agent's, signed over its UUID, role
+  and team (the headers to send go to stderr); or any identity's with --role. Static unless --ttl
+  gives its lifetime in seconds. The secret is GAFFER_AUTH_SECRET or GAFFER_DATA_DIR/auth-secret.
+  While a server runs on the embedded database (which it holds), the roster entry is read from that
+  server at GAFFER_HOST:GAFFER_PORT.`,
+  'login-url': `usage: gaffer login-url
+
+  Prints a fresh panel login URL (a CEO token valid for 24 hours, in the URL fragment).`,
+  config: `usage: gaffer config [--markdown]
+
+  Prints the configuration table: every GAFFER_* variable, its default and its meaning.`,
+  'agent-tools': AGENT_TOOLS_USAGE,
+};

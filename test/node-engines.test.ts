@@ -1,0 +1,48 @@
+/**
+ * `npm ci` on Node 20 must be free of EBADENGINE warnings, and package.json's `engines.node` must be
+ * true: every Node version it allows must be one every locked package supports.
+ */
+import { readFileSync } from 'node:fs';
+import semver from 'semver';
+import { describe, expect, it } from 'vitest';
+
+const read = (file: string) => JSON.parse(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'));
+const pkg = read('package.json') as { engines: { node: string } };
+const lock = read('package-lock.json') as {
+  packages: Record<string, { engines?: unknown; version?: string }>;
+};
+
+/** Every locked package (not the root) with the Node range it declares. */
+const declared = Object.entries(lock.packages).flatMap(([path, entry]) => {
+  const node = (entry.engines as { node?: unknown } | undefined)?.node;
+  return path && typeof node === 'string'
+    ? [{ name: `${path.replace(/^.*node_modules\//, '')}@${entry.version}`, node }]
+    : [];
+});
+
+/** The locked packages whose range does not hold every version in `range`, named with their range. */
+const offenders = (range: string) =>
+  declared
+    .filter((p) => !semver.subset(range, p.node, { includePrerelease: false }))
+    .map((p) => `${p.name} (${p.node})`);
+
+describe('Node engines', () => {
+  it('package.json allows Node 20.19, and the lock records the same range', () => {
+    expect(semver.satisfies('20.19.0', pkg.engines.node)).toBe(true);
+    expect(lock.packages['']?.engines).toEqual(pkg.engines);
+    expect(declared.length).toBeGreaterThan(50);
+  });
+
+  it('every locked package supports every Node 20 that package.json allows (no EBADENGINE on Node 20)', () => {
+    const node20 = new semver.Range(pkg.engines.node).set
+      .map((comparators) => `${comparators.map((c) => c.value).join(' ')} >=20.0.0 <21.0.0-0`.trim())
+      .filter((range) => semver.validRange(range) && semver.intersects(range, '20.x'))
+      .join(' || ');
+    expect(node20, 'package.json must allow a Node 20').not.toBe('');
+    expect(offenders(node20)).toEqual([]);
+  });
+
+  it("package.json's engines.node is true: every locked package supports every Node it allows", () => {
+    expect(offenders(pkg.engines.node)).toEqual([]);
+  });
+});
