@@ -84,6 +84,9 @@ function suite(secureMode: boolean) {
       await refused({ ...token, 'x-agent-id': 'ceo', 'x-agent-team': 'backend' });
       await refused({ ...token, 'x-agent-team': 'backend' });
       await refused({ ...token, 'x-agent-id': 'nobody-at-all' });
+      // A NUL names nobody: refused, never a 500 from the roster's SQL.
+      await refused({ ...token, 'x-agent-id': 'c\u0000eo' });
+      await refused({ ...token, 'x-agent-id': 'ceo', 'x-agent-team': 'bo\u0000ard' });
     });
 
     it('in its expiring form (the login link) agrees with the slug and roster team too', async () => {

@@ -80,6 +80,10 @@ export async function verifyAgainstRoster(
   now: Date,
   roster: RosterLookup,
 ): Promise<TokenVerdict> {
+  // A name with a NUL names nobody (and must never reach the roster's SQL).
+  if ([claimed.id, claimed.role, claimed.team].some((value) => value?.includes('\u0000'))) {
+    return { ok: false, reason: 'invalid' };
+  }
   if (token.includes('.')) {
     const verdict = verifyToken(secret, token, {}, now);
     if (!verdict.ok) return verdict;
