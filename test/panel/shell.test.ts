@@ -132,4 +132,14 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     );
     expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: false });
   });
+
+  it('switches to the dark theme, remembers it, and stays readable', async () => {
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+    await page.reload();
+    await page.getByRole('button', { name: 'Switch to the light theme' }).waitFor();
+    await page.getByTestId('flag-ci_watch').waitFor();
+    await screenshot(page, 'settings-dark');
+    await expectAccessible(page);
+  });
 });

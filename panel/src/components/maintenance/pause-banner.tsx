@@ -64,10 +64,10 @@ function PausedScope({ row }: { row: PauseRow }) {
   return (
     <div
       data-testid={`pause-banner-${row.scope}`}
-      className="flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-danger/40 bg-danger-bg px-6 py-2 text-danger-text"
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-danger/40 bg-danger-bg px-6 py-2 text-danger-text"
     >
       <OctagonPause size={16} aria-hidden className="shrink-0" />
-      <span className="font-semibold uppercase tracking-wide">Paused</span>
+      <span className="mr-1 font-semibold uppercase tracking-wide">Paused</span>
       <span>
         <span className="font-semibold">{scopeLabel(row.scope)}</span>{' '}
         <span className="font-mono text-xs">({row.scope})</span> · {row.mode === 'kill' ? 'kill' : 'drain'}{' '}

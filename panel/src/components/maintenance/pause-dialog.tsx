@@ -117,10 +117,10 @@ function PauseDialog({ onClose }: { onClose: () => void }) {
           {SCOPES.map(({ scope, label, description }) => {
             const already = pausedNow.has(scope);
             return (
-              <label key={scope} className={`flex gap-2 ${already ? 'opacity-60' : ''}`}>
+              <label key={scope} className={`flex items-start gap-2 ${already ? 'opacity-60' : ''}`}>
                 <input
                   type="checkbox"
-                  className="mt-0.5"
+                  className="mt-1"
                   checked={selected.has(scope)}
                   disabled={already || busy}
                   onChange={() => toggle(scope)}
@@ -145,15 +145,27 @@ function PauseDialog({ onClose }: { onClose: () => void }) {
 
         <fieldset className="space-y-1">
           <legend className="mb-1 font-semibold">Mode</legend>
-          <label className="flex gap-2">
-            <input type="radio" name="mode" checked={mode === 'drain'} onChange={() => setMode('drain')} />
+          <label className="flex items-start gap-2">
+            <input
+              className="mt-1"
+              type="radio"
+              name="mode"
+              checked={mode === 'drain'}
+              onChange={() => setMode('drain')}
+            />
             <span>
               <span className="font-medium">Drain</span>
               <span className="text-muted"> — in-flight work finishes; nothing new starts.</span>
             </span>
           </label>
-          <label className="flex gap-2">
-            <input type="radio" name="mode" checked={mode === 'kill'} onChange={() => setMode('kill')} />
+          <label className="flex items-start gap-2">
+            <input
+              className="mt-1"
+              type="radio"
+              name="mode"
+              checked={mode === 'kill'}
+              onChange={() => setMode('kill')}
+            />
             <span>
               <span className="font-medium">Kill</span>
               <span className="text-muted">

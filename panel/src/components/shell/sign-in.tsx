@@ -22,7 +22,7 @@ export function SignIn({ problem }: { problem?: unknown }) {
           </pre>
           <p className="mt-3 text-muted">
             (From a checkout: <code className="font-mono">npm run gaffer -- login-url</code>.) The link signs
-            you in and brings you back here.
+            you in and opens the panel.
           </p>
         </>
       )}
