@@ -76,10 +76,7 @@ describe.skipIf(!chromiumAvailable)('the maintenance pause in the panel', () => 
     // The countdown ticks: its text changes without anything else happening.
     const countdown = banner.getByTestId('pause-countdown');
     const shown = await countdown.innerText();
-    await first.waitForFunction(
-      (before) => document.querySelector('[data-testid="pause-countdown"]')?.textContent !== before,
-      shown,
-    );
+    await banner.getByTestId('pause-countdown').filter({ hasNotText: shown }).waitFor();
     // The header control says how many scopes are paused.
     await first.getByRole('button', { name: 'Pause (1 scope paused)' }).waitFor();
     await screenshot(first, 'pause-banner');

@@ -119,17 +119,13 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await page.getByLabel('Bot token').fill('123456:secret-bot-token');
     await page.getByLabel('Chat id').fill('-1001234567890');
     await page.getByRole('button', { name: 'Save both' }).click();
-    await page.waitForFunction(() =>
-      document.querySelector('[data-testid="telegram-state"]')?.textContent?.includes('Credentials: set'),
-    );
+    await state.filter({ hasText: 'Credentials: set' }).waitFor();
     expect(await page.getByLabel('Bot token').inputValue()).toBe('');
     expect(await page.content()).not.toContain('secret-bot-token');
     expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: true });
 
     await page.getByRole('button', { name: 'Clear both' }).click();
-    await page.waitForFunction(() =>
-      document.querySelector('[data-testid="telegram-state"]')?.textContent?.includes('not set'),
-    );
+    await state.filter({ hasText: 'not set' }).waitFor();
     expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: false });
   });
 
