@@ -145,4 +145,20 @@ describe.skipIf(!chromiumAvailable)('the maintenance pause in the panel', () => 
     await first.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
   });
+
+  it('with the socket blocked, says Polling and still shows a pause (by polling)', async () => {
+    const blocked = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    // Every WebSocket to the server is refused at once, as when a proxy drops them.
+    await blocked.routeWebSocket(/\/ws\//, (ws) => ws.close());
+    const page = await blocked.newPage();
+    await signIn(page, server);
+    await page.locator('[data-testid="connection-state"][data-state="polling"]').waitFor();
+    expect(await page.getByTestId('connection-state').innerText()).toBe('Polling');
+
+    await server.api('POST', '/api/maintenance-pause/dispatch', { mode: 'drain', reason: 'seen by polling' });
+    await page.getByTestId('pause-banner-dispatch').waitFor({ timeout: 60_000 });
+    await screenshot(page, 'pause-banner-polling');
+    await server.api('DELETE', '/api/maintenance-pause/dispatch');
+    await blocked.close();
+  }, 120_000);
 });

@@ -53,13 +53,15 @@ function PauseDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
 
-  const toggle = (scope: Scope) =>
+  const toggle = (scope: Scope) => {
+    setConfirmKill(false);
     setSelected((current) => {
       const next = new Set(current);
       if (next.has(scope)) next.delete(scope);
       else next.add(scope);
       return next;
     });
+  };
 
   async function send() {
     setBusy(true);
@@ -151,7 +153,10 @@ function PauseDialog({ onClose }: { onClose: () => void }) {
               type="radio"
               name="mode"
               checked={mode === 'drain'}
-              onChange={() => setMode('drain')}
+              onChange={() => {
+                setMode('drain');
+                setConfirmKill(false);
+              }}
             />
             <span>
               <span className="font-medium">Drain</span>
@@ -211,8 +216,8 @@ function PauseDialog({ onClose }: { onClose: () => void }) {
         )}
         {confirmKill && (
           <div role="alert" className="rounded-md border border-danger/40 bg-danger-bg p-3 text-danger-text">
-            Kill interrupts work in progress: running agents are stopped and their tasks go back to pending.
-            Confirm with “Yes, pause and kill”.
+            Kill interrupts work in progress in the chosen scopes: running agents are stopped (their tasks go
+            back to pending) and running sweeps or cycles are aborted. Confirm with “Yes, pause and kill”.
           </div>
         )}
 
