@@ -138,4 +138,11 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await screenshot(page, 'settings-dark');
     await expectAccessible(page);
   });
+
+  it('signs out from the header', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+    await page.goto(`${server.base}/settings`);
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+  });
 });

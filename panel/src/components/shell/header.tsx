@@ -1,7 +1,8 @@
-/** The header: connection state, the pause control, the notifications bell and the theme switch. */
-import { Bell, Moon, Sun } from 'lucide-react';
+/** The header: connection state, the pause control, the notifications bell, the theme switch, sign out. */
+import { Bell, LogOut, Moon, Sun } from 'lucide-react';
 import { Link } from 'react-router';
-import { $api } from '../../api/client';
+import { $api, fetchClient } from '../../api/client';
+import { noteSignedOut } from '../../api/session';
 import { usePollInterval } from '../../live/live';
 import { PauseControl } from '../maintenance/pause-dialog';
 import { Button } from '../ui/button';
@@ -42,6 +43,15 @@ export function Header() {
         aria-label={theme === 'dark' ? 'Switch to the light theme' : 'Switch to the dark theme'}
       >
         {theme === 'dark' ? <Sun size={16} aria-hidden /> : <Moon size={16} aria-hidden />}
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label="Sign out"
+        title="Sign out"
+        onClick={() => void fetchClient.DELETE('/api/auth/session').then(noteSignedOut)}
+      >
+        <LogOut size={16} aria-hidden />
       </Button>
     </header>
   );
