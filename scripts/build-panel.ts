@@ -40,7 +40,19 @@ export function panelIsStale(): boolean {
 export async function buildPanel(): Promise<void> {
   const { build } = await import('vite');
   const sourceHash = panelSourceHash();
-  await build({ configFile: join(PANEL_SOURCE_DIR, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite follows NODE_ENV, which Vitest sets to `test`: that would build React's development bundle.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({
+      configFile: join(PANEL_SOURCE_DIR, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'warn',
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
   writeFileSync(STAMP, `${sourceHash}\n`);
 }
 

@@ -1,36 +1,34 @@
 /**
- * The panel's URLs. One file per page in routes/; every page renders inside the shell (Layout).
- * Filters and tabs belong in the query string so a URL can be shared.
+ * The panel's URLs. One file per page in routes/ (default export = the page); every page renders
+ * inside the shell (Layout). The inbox is in the first load; every other page is loaded when first
+ * visited (`page(...)`), so the first load stays small as pages are added. Filters and tabs belong
+ * in the query string so a URL can be shared.
  */
+import type { ComponentType } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { Layout } from './components/shell/layout';
-import AgentDetailPage from './routes/agent-detail';
-import AgentsPage from './routes/agents';
 import InboxPage from './routes/inbox';
-import NotFoundPage from './routes/not-found';
-import NotificationsPage from './routes/notifications';
-import ProjectDetailPage from './routes/project-detail';
-import ProjectsPage from './routes/projects';
-import SettingsPage from './routes/settings';
-import TaskDetailPage from './routes/task-detail';
-import TasksPage from './routes/tasks';
-import UsagePage from './routes/usage';
+
+/** A page module loaded on first visit. */
+const page = (load: () => Promise<{ default: ComponentType }>) => async () => ({
+  Component: (await load()).default,
+});
 
 export const router = createBrowserRouter([
   {
     element: <Layout />,
     children: [
       { path: '/', element: <InboxPage /> },
-      { path: '/tasks', element: <TasksPage /> },
-      { path: '/tasks/:id', element: <TaskDetailPage /> },
-      { path: '/agents', element: <AgentsPage /> },
-      { path: '/agents/:id', element: <AgentDetailPage /> },
-      { path: '/projects', element: <ProjectsPage /> },
-      { path: '/projects/:slug', element: <ProjectDetailPage /> },
-      { path: '/usage', element: <UsagePage /> },
-      { path: '/notifications', element: <NotificationsPage /> },
-      { path: '/settings', element: <SettingsPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '/tasks', lazy: page(() => import('./routes/tasks')) },
+      { path: '/tasks/:id', lazy: page(() => import('./routes/task-detail')) },
+      { path: '/agents', lazy: page(() => import('./routes/agents')) },
+      { path: '/agents/:id', lazy: page(() => import('./routes/agent-detail')) },
+      { path: '/projects', lazy: page(() => import('./routes/projects')) },
+      { path: '/projects/:slug', lazy: page(() => import('./routes/project-detail')) },
+      { path: '/usage', lazy: page(() => import('./routes/usage')) },
+      { path: '/notifications', lazy: page(() => import('./routes/notifications')) },
+      { path: '/settings', lazy: page(() => import('./routes/settings')) },
+      { path: '*', lazy: page(() => import('./routes/not-found')) },
     ],
   },
 ]);

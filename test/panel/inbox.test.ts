@@ -54,6 +54,16 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     await screenshot(page, 'inbox-awaiting-approval');
     await expectAccessible(page);
 
+    // Reject asks for the changes first, and refuses too short a note before sending anything.
+    await card.getByRole('button', { name: 'Reject…' }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject and ask for changes' });
+    await reject.getByRole('textbox').fill('no');
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await reject.getByText('Say what must change in at least 10 characters.').waitFor();
+    await reject.getByRole('button', { name: 'Cancel' }).click();
+    await reject.waitFor({ state: 'detached' });
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('awaiting_ceo_approval');
+
     await card.getByRole('button', { name: 'Approve & merge' }).click();
     const confirm = page.getByRole('dialog', { name: 'Approve and merge?' });
     await confirm.getByRole('button', { name: 'Yes, approve & merge' }).click();

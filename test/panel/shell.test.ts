@@ -4,6 +4,7 @@
  * persisted with "applies on the next restart", the write-only Telegram credentials). Every page
  * checked is screenshotted and passes axe.
  */
+import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authSessions } from '../../src/platform/http/auth/schema.js';
@@ -144,5 +145,18 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
     await page.goto(`${server.base}/settings`);
     await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+  });
+
+  it('serves a production build whose first load stays under 250 KB of gzipped JavaScript', async () => {
+    const index = await (await fetch(`${server.base}/`)).text();
+    const scripts = [...index.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    let gzipped = 0;
+    for (const src of scripts) {
+      const body = Buffer.from(await (await fetch(`${server.base}${src}`)).arrayBuffer());
+      expect(body.toString('utf8')).not.toContain('react-dom.development');
+      gzipped += gzipSync(body).length;
+    }
+    expect(gzipped).toBeLessThan(250 * 1024);
   });
 });
