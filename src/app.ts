@@ -13,6 +13,7 @@ import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerPanelStatic } from './platform/http/panel-static.js';
 import { registerProbes } from './platform/http/probes.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createScheduler, registerSchedulerMetrics, type Scheduler } from './platform/scheduler/index.js';
@@ -22,6 +23,8 @@ export type App = FastifyInstance;
 export interface BuildOptions {
   /** pino options or false; defaults to JSON logs at GAFFER_LOG_LEVEL. */
   logger?: boolean | Record<string, unknown>;
+  /** The built panel to serve at `/`; default `dist/panel` of this package. */
+  panelDir?: string;
 }
 
 export interface Gaffer {
@@ -77,6 +80,7 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   registerProbes(app, platform);
+  registerPanelStatic(app, options.panelDir);
 
   const scheduler = createScheduler({ db: platform.database.db, locks: platform.locks, log: app.log });
   registerSchedulerMetrics(app.metrics, scheduler);

@@ -7,7 +7,8 @@ declare module '../../platform/bus/types.js' {
   interface EventMap {
     /**
      * A task was opened or changed (claim, transition, edit, reassignment...), published after the
-     * change committed. Internal: it wakes the dispatcher; the streams do not carry it.
+     * change committed. It wakes the dispatcher, and /ws/system carries it so the panel's inbox,
+     * task lists and kanban update live (ids and states only, no task content).
      */
     TASK_CHANGED: { task_id: string; status: string; assigned_to: string | null; change: string };
     /** A provider hit a rate limit or overload and was parked (/ws/system, amber banner). */

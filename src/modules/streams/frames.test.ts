@@ -106,8 +106,18 @@ describe('the bridge table', () => {
   });
 
   it('has one row per bridged event and ignores the others', () => {
-    expect(Object.keys(BRIDGE)).toHaveLength(13);
+    expect(Object.keys(BRIDGE)).toHaveLength(14);
     expect(routeEvent(event('MAINTENANCE_PAUSE_CHANGED', { scope: 'engines' }))?.channel).toBe('system');
+    const change = {
+      task_id: 't1',
+      status: 'awaiting_ceo_approval',
+      assigned_to: null,
+      change: 'transition',
+    };
+    expect(routeEvent(event('TASK_CHANGED', change))).toEqual({
+      channel: 'system',
+      frame: { type: 'TASK_CHANGED', ...change },
+    });
     expect(routeEvent(event('TASK_CREATED', {}))).toBeNull();
     expect(routeEvent(event('toString', {}))).toBeNull();
   });

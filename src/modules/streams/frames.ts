@@ -80,6 +80,7 @@ export const BRIDGE = {
   AGENT_ERROR: { channel: toAgent, frame: plainFrame },
   AGENT_OUTPUT: { channel: toAgent, frame: plainFrame },
   MAINTENANCE_PAUSE_CHANGED: { channel: toSystem, frame: plainFrame },
+  TASK_CHANGED: { channel: toSystem, frame: plainFrame },
 } satisfies { [K in BridgedEvent]: BridgeEntry<K> };
 
 export type BridgedEvent =
@@ -95,7 +96,8 @@ export type BridgedEvent =
   | 'AGENT_RESUMED'
   | 'AGENT_ERROR'
   | 'AGENT_OUTPUT'
-  | 'MAINTENANCE_PAUSE_CHANGED';
+  | 'MAINTENANCE_PAUSE_CHANGED'
+  | 'TASK_CHANGED';
 
 /** Where an event goes and what is sent, or null for an event the streams do not carry. */
 export function routeEvent(event: BusEvent): { channel: Channel; frame: Frame } | null {

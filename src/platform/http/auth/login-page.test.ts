@@ -1,4 +1,4 @@
-/** The sign-in and home pages, their Content-Security-Policy, the printed login URL and the routes' docs. */
+/** The sign-in page, their Content-Security-Policy, the printed login URL and the routes' docs. */
 import { createHash } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,7 +63,7 @@ describe('pages', () => {
     return `'sha256-${createHash('sha256').update(match![1]!).digest('base64')}'`;
   };
 
-  for (const url of ['/login', '/']) {
+  for (const url of ['/login']) {
     it(`${url} is a self-contained page whose CSP allows exactly its inline script and style`, async () => {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
@@ -94,14 +94,6 @@ describe('pages', () => {
     expect(body).not.toContain('location.search.get');
   });
 
-  it('/ shows the sign-in state, a sign-out button and a link to the docs', async () => {
-    const body = (await t.app.inject({ url: '/' })).body;
-    expect(body).toContain("'api/auth/session'");
-    expect(body).toContain("method: 'DELETE'");
-    expect(body).toContain('id="sign-out"');
-    expect(body).toContain('<a href="docs">');
-  });
-
   it('documents the session routes and pages with tags and summaries in a valid OpenAPI document', async () => {
     const document = (await t.app.inject({ url: '/docs/json' })).json();
     const result = await new Validator().validate(document);
@@ -113,7 +105,7 @@ describe('pages', () => {
         summary: expect.any(String),
       });
     }
-    for (const path of ['/login', '/']) {
+    for (const path of ['/login']) {
       expect(operation(path, 'get')).toMatchObject({ tags: ['panel'], summary: expect.any(String) });
       expect(operation(path, 'get').responses['200'].content).toHaveProperty('text/html');
     }

@@ -1,8 +1,8 @@
 /**
- * The panel's front door until the React panel lands. `GET /login` reads the CEO token from the
- * URL fragment (`#token=...`, which never reaches the server, its logs or a Referer), exchanges it
- * for a session cookie and drops it from the history. `GET /` is a placeholder home page.
- * `loginUrl` builds the link `gaffer start` prints.
+ * The panel's front door. `GET /login` reads the CEO token from the URL fragment (`#token=...`,
+ * which never reaches the server, its logs or a Referer), exchanges it for a session cookie, drops
+ * it from the history and goes to the panel at `/` (served by panel-static.ts). `loginUrl` builds
+ * the link `gaffer start` prints.
  */
 import { isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -47,7 +47,7 @@ const LOGIN_SCRIPT = `
   var base = location.pathname.replace(/login\\/?$/, '');
   var token = new URLSearchParams(location.hash.slice(1)).get('token');
   history.replaceState(null, '', location.pathname + location.search);
-  if (!token) { fail('This link carries no token. Use the login link that "gaffer start" prints.'); return; }
+  if (!token) { fail('This link carries no token. Use the login link that "gaffer start" prints, or get a fresh one with "gaffer login-url".'); return; }
   try {
     var response = await fetch(base + 'api/auth/session', {
       method: 'POST', headers: { 'X-Agent-Token': token }, credentials: 'same-origin', cache: 'no-store'
@@ -55,35 +55,10 @@ const LOGIN_SCRIPT = `
     if (response.ok) { location.replace(base); return; }
     var body = await response.json().catch(function () { return null; });
     var message = body && body.error && body.error.message;
-    fail('Sign-in failed: ' + (message || 'HTTP ' + response.status) + '.');
+    fail('Sign-in failed: ' + (message || 'HTTP ' + response.status) + '. Get a fresh link with "gaffer login-url".');
   } catch (error) {
     fail('Could not reach Gaffer: ' + error.message);
   }
-})();
-`;
-
-const HOME_SCRIPT = `
-(function () {
-  var status = document.getElementById('status');
-  var signOut = document.getElementById('sign-out');
-  var base = location.pathname.endsWith('/') ? location.pathname : location.pathname + '/';
-  async function refresh() {
-    var response = await fetch(base + 'api/auth/session', { credentials: 'same-origin', cache: 'no-store' });
-    if (!response.ok) {
-      status.textContent = 'Not signed in. Open the login link that "gaffer start" printed.';
-      signOut.hidden = true;
-      return;
-    }
-    var body = await response.json();
-    var until = body.expires_at ? ' until ' + new Date(body.expires_at).toLocaleString() : '';
-    status.textContent = 'Signed in as ' + body.identity.role + ' (' + body.identity.id + ') via ' + body.via + until + '.';
-    signOut.hidden = body.via !== 'session';
-  }
-  function report(error) { status.textContent = 'Could not reach Gaffer: ' + error.message; }
-  signOut.addEventListener('click', function () {
-    fetch(base + 'api/auth/session', { method: 'DELETE', credentials: 'same-origin' }).then(refresh).catch(report);
-  });
-  refresh().catch(report);
 })();
 `;
 
@@ -92,18 +67,6 @@ const LOGIN_PAGE = htmlPage({
   style: STYLE,
   script: LOGIN_SCRIPT,
   body: '<h1>Gaffer</h1>\n<p id="status" role="status">Signing in…</p>',
-});
-
-const HOME_PAGE = htmlPage({
-  title: 'Gaffer',
-  style: STYLE,
-  script: HOME_SCRIPT,
-  body: [
-    '<h1>Gaffer</h1>',
-    '<p id="status" role="status">Checking your session…</p>',
-    '<p><button id="sign-out" type="button" hidden>Sign out</button></p>',
-    '<p><a href="docs">API documentation</a></p>',
-  ].join('\n'),
 });
 
 const htmlResponse = (description: string) => ({
@@ -123,17 +86,5 @@ export function registerPanelPages(app: FastifyInstance): void {
       },
     },
     async (_request, reply) => sendHtmlPage(reply, LOGIN_PAGE),
-  );
-
-  app.get(
-    '/',
-    {
-      schema: {
-        tags: ['panel'],
-        summary: 'Panel home page (placeholder)',
-        response: htmlResponse('HTML page showing the sign-in state, a sign-out button and a link to /docs.'),
-      },
-    },
-    async (_request, reply) => sendHtmlPage(reply, HOME_PAGE),
   );
 }

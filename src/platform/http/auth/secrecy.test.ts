@@ -74,7 +74,7 @@ describe('secrecy', () => {
     );
 
     expect(responses.map((r) => r.statusCode)).toEqual([
-      200, 200, 403, 401, 200, 200, 403, 401, 200, 200, 200, 404, 401, 204,
+      200, 200, 403, 401, 200, 200, 403, 401, 200, 404, 200, 404, 401, 204,
     ]);
     expect(logLines.length).toBeGreaterThan(responses.length);
     for (const response of responses) {

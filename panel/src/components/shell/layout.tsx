@@ -1,0 +1,45 @@
+/**
+ * The frame of every page: navigation on the left; on the right the header, the full-width banners
+ * (maintenance pause; later the rate-limit and release-in-flight banners go in `Banners`), then the
+ * page. Signed out, the sign-in page replaces it all.
+ */
+import { useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { $api } from '../../api/client';
+import { noteSignedIn, useSessionState } from '../../api/session';
+import { PauseBanner } from '../maintenance/pause-banner';
+import { Header } from './header';
+import { Nav } from './nav';
+import { SignIn } from './sign-in';
+
+export function Banners() {
+  return (
+    <div data-testid="banners">
+      <PauseBanner />
+    </div>
+  );
+}
+
+export function Layout() {
+  const session = $api.useQuery('get', '/api/auth/session', undefined, { retry: false, staleTime: 60_000 });
+  const state = useSessionState();
+  useEffect(() => {
+    if (session.isSuccess) noteSignedIn();
+  }, [session.isSuccess]);
+
+  if (state === 'signed_out') return <SignIn />;
+  if (session.isPending) return <p className="p-6 text-muted">Opening the panel…</p>;
+  if (session.isError && state !== 'signed_in') return <SignIn problem={session.error} />;
+  return (
+    <div className="flex h-full">
+      <Nav />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <Header />
+        <Banners />
+        <main className="min-h-0 flex-1 overflow-y-auto">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

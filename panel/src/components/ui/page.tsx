@@ -1,0 +1,60 @@
+/** Page frame: a title row (with optional actions) and the content; `narrow` caps forms at 960 px. */
+import type { ReactNode } from 'react';
+
+export function Page({
+  title,
+  actions,
+  narrow = false,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  narrow?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`px-6 py-5 ${narrow ? 'max-w-[960px]' : ''}`}>
+      <div className="mb-4 flex items-center justify-between gap-4">
+        <h1 className="text-[22px] font-semibold">{title}</h1>
+        {actions}
+      </div>
+      <div className="space-y-6">{children}</div>
+    </div>
+  );
+}
+
+export function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-label={title} className="rounded-lg border border-border bg-surface">
+      <header className="border-b border-border px-4 py-3">
+        <h2 className="text-[15px] font-semibold">{title}</h2>
+        {description && <p className="mt-0.5 text-muted">{description}</p>}
+      </header>
+      <div className="p-4">{children}</div>
+    </section>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return (
+    <p className="rounded-md border border-dashed border-border px-4 py-6 text-center text-muted">
+      {children}
+    </p>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="text-muted" aria-busy="true">
+      Loading {what}…
+    </p>
+  );
+}

@@ -1,0 +1,19 @@
+/**
+ * Which cached queries each live event makes stale. A view never subscribes to refetch by hand:
+ * add a row here and every view reading those routes updates live. Keys are route prefixes
+ * (`queryKey('get', path)`), so all filters of a route go stale together.
+ */
+import { queryKey } from '../api/client';
+
+export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
+  MAINTENANCE_PAUSE_CHANGED: [queryKey('get', '/api/maintenance-pause')],
+  TASK_CHANGED: [
+    queryKey('get', '/api/tasks'),
+    queryKey('get', '/api/tasks/{id}'),
+    queryKey('get', '/api/kanban'),
+    queryKey('get', '/api/orchestrator/dispatcher'),
+  ],
+  NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
+  NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],
+  'a2a.message': [queryKey('get', '/api/a2a/admin/conversations')],
+};

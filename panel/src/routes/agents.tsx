@@ -1,0 +1,6 @@
+/** Agents page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function AgentsPage() {
+  return <NotBuiltYet title="Agents" />;
+}

@@ -1,0 +1,6 @@
+/** Notifications page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function NotificationsPage() {
+  return <NotBuiltYet title="Notifications" />;
+}

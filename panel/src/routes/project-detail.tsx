@@ -1,0 +1,6 @@
+/** Project page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function ProjectDetailPage() {
+  return <NotBuiltYet title="Project" />;
+}

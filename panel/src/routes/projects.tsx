@@ -1,0 +1,6 @@
+/** Projects page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function ProjectsPage() {
+  return <NotBuiltYet title="Projects" />;
+}

@@ -1,0 +1,6 @@
+/** Tasks page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function TasksPage() {
+  return <NotBuiltYet title="Tasks" />;
+}

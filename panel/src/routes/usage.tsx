@@ -1,0 +1,6 @@
+/** Usage page (not built yet on this branch). */
+import { NotBuiltYet } from '../components/ui/not-built';
+
+export default function UsagePage() {
+  return <NotBuiltYet title="Usage" />;
+}

@@ -1,0 +1,76 @@
+/**
+ * The inbox in a real browser with the scripted company at work: the CEO gives the main PM a task
+ * through the API, the scripted agents take it through the pipeline, and the open inbox shows it
+ * awaiting approval live (no reload), with the navigation badge; Approve & merge (confirmed) merges
+ * it onto main and clears it. The page passes axe with the card on it.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchBrowser } from './support/browser.js';
+import { expectAccessible, screenshot, signIn } from './support/page.js';
+import { type PanelServer, startPanelServer } from './support/server.js';
+
+describe.skipIf(!chromiumAvailable)('the inbox', () => {
+  let server: PanelServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startPanelServer({ dispatchEnabled: true, agentRuntime: 'scripted', agentProvider: 'scripted' }),
+      launchBrowser(),
+    ]);
+    page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+    await signIn(page, server);
+    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a task awaiting approval as it arrives, and Approve & merge puts it on main', async () => {
+    const mainBefore = await server.remoteGit(['rev-parse', 'refs/heads/main']);
+    const created = await server.api('POST', '/api/tasks', {
+      title: 'Health endpoint for the load balancer',
+      description: 'GET /health answering the version, for the load balancer probes.',
+      acceptance_criteria: ['GET /health answers 200 with the version'],
+      team: 'main_pm',
+      task_type: 'planning',
+      nature: 'technical',
+      complexity: 'medium',
+      project_id: server.projectId,
+      assigned_to: 'main-pm',
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = created.json.id as string;
+
+    // No reload: the card arrives with the task events on /ws/system.
+    const card = page.getByTestId(`approval-${id}`);
+    await card.waitFor({ timeout: 180_000 });
+    expect(await card.innerText()).toContain('Health endpoint for the load balancer');
+    expect(await page.getByTestId('inbox-count').innerText()).toMatch(/^1/);
+    await page.getByRole('heading', { name: 'Inbox — 1 waiting for you' }).waitFor();
+    await screenshot(page, 'inbox-awaiting-approval');
+    await expectAccessible(page);
+
+    // Reject asks for the changes first, and refuses too short a note before sending anything.
+    await card.getByRole('button', { name: 'Reject…' }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject and ask for changes' });
+    await reject.getByRole('textbox').fill('no');
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await reject.getByText('Say what must change in at least 10 characters.').waitFor();
+    await reject.getByRole('button', { name: 'Cancel' }).click();
+    await reject.waitFor({ state: 'detached' });
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('awaiting_ceo_approval');
+
+    await card.getByRole('button', { name: 'Approve & merge' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Approve and merge?' });
+    await confirm.getByRole('button', { name: 'Yes, approve & merge' }).click();
+    await card.waitFor({ state: 'detached', timeout: 60_000 });
+    expect(await page.getByTestId('inbox-count').count()).toBe(0);
+
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('completed');
+    expect(await server.remoteGit(['rev-parse', 'refs/heads/main'])).not.toBe(mainBefore);
+  }, 300_000);
+});

@@ -1,0 +1,162 @@
+/**
+ * The panel in a real browser against a real server: signing in through the login link, the
+ * sign-in page for a missing or expired session, the first-run welcome, and Settings (feature flags
+ * persisted with "applies on the next restart", the write-only Telegram credentials). Every page
+ * checked is screenshotted and passes axe.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authSessions } from '../../src/platform/http/auth/schema.js';
+import { chromiumAvailable, launchBrowser } from './support/browser.js';
+import { expectAccessible, screenshot, signIn } from './support/page.js';
+import { type PanelServer, startPanelServer } from './support/server.js';
+
+describe.skipIf(!chromiumAvailable)('the panel shell', () => {
+  let server: PanelServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startPanelServer(), launchBrowser()]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const freshPage = async () => {
+    await context?.close();
+    context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    page = await context.newPage();
+    return page;
+  };
+
+  it('without a session shows the sign-in page that says how to get a link', async () => {
+    await freshPage();
+    await page.goto(`${server.base}/tasks`);
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+    expect(await page.getByText('gaffer login-url', { exact: true }).isVisible()).toBe(true);
+    await screenshot(page, 'sign-in');
+    await expectAccessible(page);
+  });
+
+  it('signs in through the login link and lands on the inbox with the navigation and header', async () => {
+    await freshPage();
+    await signIn(page, server);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const name of ['Inbox', 'Tasks', 'Agents', 'Projects', 'Usage', 'Notifications', 'Settings'])
+      expect(await nav.getByRole('link', { name: new RegExp(`^${name}`) }).count(), name).toBe(1);
+    await page.getByRole('heading', { name: /^Inbox/ }).waitFor();
+    // The token left the address bar; the session cookie is HttpOnly (invisible to scripts).
+    expect(page.url()).toBe(`${server.base}/`);
+    expect(await page.evaluate('document.cookie')).toBe('');
+    await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+    await screenshot(page, 'inbox-empty');
+    await expectAccessible(page);
+  });
+
+  it('an expired session turns the next action into the sign-in page', async () => {
+    await page.getByRole('link', { name: /^Settings/ }).waitFor();
+    await server.platform.database.db.delete(authSessions);
+    await page.getByRole('link', { name: /^Settings/ }).click();
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+    expect(await page.getByText('Your panel session has expired or you are not signed in.').isVisible()).toBe(
+      true,
+    );
+    await screenshot(page, 'session-expired');
+    // A fresh link gets back in.
+    await signIn(page, server);
+  });
+
+  it('welcomes an empty company with three ways to start', async () => {
+    const removed = await server.api('DELETE', `/api/projects/${server.projectId}`);
+    expect(removed.status).toBeLessThan(300);
+    await page.goto(`${server.base}/`);
+    const welcome = page.getByTestId('welcome');
+    await welcome.waitFor();
+    const text = await welcome.innerText();
+    expect(text).toContain('Add a first project');
+    expect(text).toContain('Give the first task');
+    expect(text).toContain('gaffer demo');
+    await screenshot(page, 'inbox-first-run');
+    await expectAccessible(page);
+  });
+
+  it('toggles a feature flag: persisted at once, and "applies on the next restart" until then', async () => {
+    await page.goto(`${server.base}/settings`);
+    const row = page.getByTestId('flag-ci_watch');
+    await row.waitFor();
+    expect(await row.getByRole('rowheader').innerText()).toContain('Multi-repo CI-watch');
+    expect(await row.getByTestId('restart-note').count()).toBe(0);
+    const before = await row.getByTestId('persisted').innerText();
+    await row.getByRole('switch').click();
+    await row.getByTestId('restart-note').waitFor();
+    expect(await row.getByTestId('restart-note').innerText()).toMatch(/applies on the next restart/i);
+    const after = await row.getByTestId('persisted').innerText();
+    expect(after).not.toBe(before);
+    expect(await row.getByTestId('effective').innerText()).toBe(before);
+
+    const flags = await server.api('GET', '/api/settings/feature-flags');
+    const stored = (
+      flags.json.flags as { key: string; persisted: boolean; restart_required: boolean }[]
+    ).find((f) => f.key === 'ci_watch');
+    expect(stored).toMatchObject({ persisted: after === 'On', restart_required: true });
+
+    // After a reload the page still says so (it comes from the server, not from the click).
+    await page.reload();
+    await page.getByTestId('flag-ci_watch').getByTestId('restart-note').waitFor();
+    await screenshot(page, 'settings-feature-flags');
+    await expectAccessible(page);
+  });
+
+  it('sets and clears the Telegram credentials without ever showing them', async () => {
+    const state = page.getByTestId('telegram-state');
+    expect(await state.innerText()).toContain('not set');
+    await page.getByRole('button', { name: 'Save both' }).click();
+    await page.getByText('Enter both the bot token and the chat id').waitFor();
+
+    await page.getByLabel('Bot token').fill('123456:secret-bot-token');
+    await page.getByLabel('Chat id').fill('-1001234567890');
+    await page.getByRole('button', { name: 'Save both' }).click();
+    await state.filter({ hasText: 'Credentials: set' }).waitFor();
+    expect(await page.getByLabel('Bot token').inputValue()).toBe('');
+    expect(await page.content()).not.toContain('secret-bot-token');
+    expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: true });
+
+    await page.getByRole('button', { name: 'Clear both' }).click();
+    await state.filter({ hasText: 'not set' }).waitFor();
+    expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: false });
+  });
+
+  it('switches to the dark theme, remembers it, and stays readable', async () => {
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark');
+    await page.reload();
+    await page.getByRole('button', { name: 'Switch to the light theme' }).waitFor();
+    await page.getByTestId('flag-ci_watch').waitFor();
+    await screenshot(page, 'settings-dark');
+    await expectAccessible(page);
+  });
+
+  it('signs out from the header', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+    await page.goto(`${server.base}/settings`);
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+  });
+
+  it('serves a production build whose first load stays under 250 KB of gzipped JavaScript', async () => {
+    const index = await (await fetch(`${server.base}/`)).text();
+    const scripts = [...index.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    let gzipped = 0;
+    for (const src of scripts) {
+      const body = Buffer.from(await (await fetch(`${server.base}${src}`)).arrayBuffer());
+      expect(body.toString('utf8')).not.toContain('react-dom.development');
+      gzipped += gzipSync(body).length;
+    }
+    expect(gzipped).toBeLessThan(250 * 1024);
+  });
+});

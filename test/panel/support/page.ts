@@ -1,0 +1,35 @@
+/**
+ * Helpers for a test's page: sign in through the real login link, save a screenshot to
+ * test-results/panel/<name>.png (look at them), and an axe accessibility pass that fails on any
+ * serious or critical violation.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { PanelServer } from './server.js';
+
+export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'panel');
+
+/** Opens the login link and waits for the panel's inbox behind it. */
+export async function signIn(page: Page, server: PanelServer): Promise<void> {
+  await page.goto(server.loginUrl());
+  await page.waitForURL(`${server.base}/`);
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);
+  expect(serious, serious.join('\n')).toEqual([]);
+}

@@ -1,0 +1,34 @@
+/**
+ * A real Gaffer for the browser tests: the built panel (built once here when its sources changed),
+ * the whole app listening on a free port with a temp data dir (the listening company of the e2e
+ * suites, project `shop` on a bare git remote), a CEO API client and fresh login links.
+ */
+import { buildPanelIfStale } from '../../../scripts/build-panel.js';
+import type { Config } from '../../../src/config.js';
+import { loginUrl } from '../../../src/platform/http/auth/login-page.js';
+import { type ApiCall, type ListeningCompany, startListeningCompany } from '../../support/e2e.js';
+
+export interface PanelServer extends ListeningCompany {
+  /** A fresh login link (token in the fragment), as `gaffer login-url` prints it. */
+  loginUrl(): string;
+  /** JSON calls as the CEO (static token), to set up what the browser then sees; `{}` for an empty body. */
+  api: ApiCall<Record<string, unknown>>;
+}
+
+export async function startPanelServer(config: Partial<Config> = {}): Promise<PanelServer> {
+  await buildPanelIfStale();
+  const company = await startListeningCompany('gaffer-panel-', { dispatchEnabled: false, ...config });
+  return {
+    ...company,
+    loginUrl: () => loginUrl(company.platform.config, company.platform.secret, new Date()),
+    api: async (method, path, body) => {
+      const response = await fetch(`${company.base}${path}`, {
+        method,
+        headers: { ...company.ceoHeaders, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : {} };
+    },
+  };
+}
