@@ -36,13 +36,16 @@ export interface paths {
                                 id: string;
                                 /**
                                  * @description Role the credential proves.
-                                 * @enum {unknown}
+                                 * @enum {string}
                                  */
                                 role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                                 /** @description Team, or an empty string when the caller has none. */
                                 team: string;
                             };
-                            /** @description How the caller was identified; `header` only with secure mode off. */
+                            /**
+                             * @description How the caller was identified; `header` only with secure mode off.
+                             * @enum {string}
+                             */
                             via: "token" | "session" | "header";
                             /**
                              * Format: date-time
@@ -119,7 +122,7 @@ export interface paths {
                                 id: string;
                                 /**
                                  * @description Role the credential proves.
-                                 * @enum {unknown}
+                                 * @enum {string}
                                  */
                                 role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                                 /** @description Team, or an empty string when the caller has none. */
@@ -323,11 +326,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
                             status: "ok" | "degraded";
                             checks: {
                                 database: {
                                     ok: boolean;
                                     latency_ms: number;
+                                    /** @description `unreachable` or `no answer within N ms` */
                                     error?: string;
                                 } & {
                                     kind: string;
@@ -335,6 +340,7 @@ export interface paths {
                                 cache: {
                                     ok: boolean;
                                     latency_ms: number;
+                                    /** @description `unreachable` or `no answer within N ms` */
                                     error?: string;
                                 } & {
                                     mode: string;
@@ -350,11 +356,13 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @enum {string} */
                             status: "ok" | "degraded";
                             checks: {
                                 database: {
                                     ok: boolean;
                                     latency_ms: number;
+                                    /** @description `unreachable` or `no answer within N ms` */
                                     error?: string;
                                 } & {
                                     kind: string;
@@ -362,6 +370,7 @@ export interface paths {
                                 cache: {
                                     ok: boolean;
                                     latency_ms: number;
+                                    /** @description `unreachable` or `no answer within N ms` */
                                     error?: string;
                                 } & {
                                     mode: string;
@@ -585,7 +594,10 @@ export interface paths {
                         "application/json": {
                             settings: {
                                 key: string;
-                                /** @description `flag`: a feature flag, effective from the next restart. `value`: applies at once. */
+                                /**
+                                 * @description `flag`: a feature flag, effective from the next restart. `value`: applies at once.
+                                 * @enum {string}
+                                 */
                                 kind: "flag" | "value";
                                 label: string;
                                 description: string;
@@ -772,7 +784,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             key: string;
-                            /** @description `flag`: a feature flag, effective from the next restart. `value`: applies at once. */
+                            /**
+                             * @description `flag`: a feature flag, effective from the next restart. `value`: applies at once.
+                             * @enum {string}
+                             */
                             kind: "flag" | "value";
                             label: string;
                             description: string;
@@ -900,7 +915,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             key: string;
-                            /** @description `flag`: a feature flag, effective from the next restart. `value`: applies at once. */
+                            /**
+                             * @description `flag`: a feature flag, effective from the next restart. `value`: applies at once.
+                             * @enum {string}
+                             */
                             kind: "flag" | "value";
                             label: string;
                             description: string;
@@ -1024,12 +1042,12 @@ export interface paths {
                                 id: string;
                                 slug: string;
                                 name: string;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                                 team: string | null;
                                 /**
                                  * @description Runtime state: `active` holds a task.
-                                 * @enum {unknown}
+                                 * @enum {string}
                                  */
                                 status: "active" | "idle" | "offline";
                                 /** Format: uuid */
@@ -1106,11 +1124,14 @@ export interface paths {
                         name: string;
                         /**
                          * @description The agent’s role; `ceo` and `system` cannot be given.
-                         * @enum {unknown}
+                         * @enum {string}
                          */
                         role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
-                        /** @description Delivery cell or org team; developers, QA, documenters and cell PMs need a delivery cell (backend, frontend, ux_ui); null for org-wide agents. `system` is reserved. */
-                        team: ("backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system") | (never | null);
+                        /**
+                         * @description Delivery cell or org team; developers, QA, documenters and cell PMs need a delivery cell (backend, frontend, ux_ui); null for org-wide agents. `system` is reserved.
+                         * @enum {string|null}
+                         */
+                        team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system" | null;
                         /** @description Model the agent runs on; null = the default for its role. */
                         model?: string | null;
                         description?: string;
@@ -1131,12 +1152,12 @@ export interface paths {
                             id: string;
                             slug: string;
                             name: string;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                             team: string | null;
                             /**
                              * @description Runtime state: `active` holds a task.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             status: "active" | "idle" | "offline";
                             /** Format: uuid */
@@ -1265,12 +1286,12 @@ export interface paths {
                             id: string;
                             slug: string;
                             name: string;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                             team: string | null;
                             /**
                              * @description Runtime state: `active` holds a task.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             status: "active" | "idle" | "offline";
                             /** Format: uuid */
@@ -1352,11 +1373,14 @@ export interface paths {
                         name?: string;
                         /**
                          * @description The agent’s role; `ceo` and `system` cannot be given.
-                         * @enum {unknown}
+                         * @enum {string}
                          */
                         role?: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
-                        /** @description Delivery cell or org team; developers, QA, documenters and cell PMs need a delivery cell (backend, frontend, ux_ui); null for org-wide agents. `system` is reserved. */
-                        team?: ("backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system") | (never | null);
+                        /**
+                         * @description Delivery cell or org team; developers, QA, documenters and cell PMs need a delivery cell (backend, frontend, ux_ui); null for org-wide agents. `system` is reserved.
+                         * @enum {string|null}
+                         */
+                        team?: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system" | null;
                         /** @description Model the agent runs on; null = the default for its role. */
                         model?: string | null;
                         description?: string;
@@ -1377,12 +1401,12 @@ export interface paths {
                             id: string;
                             slug: string;
                             name: string;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                             team: string | null;
                             /**
                              * @description Runtime state: `active` holds a task.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             status: "active" | "idle" | "offline";
                             /** Format: uuid */
@@ -1530,12 +1554,12 @@ export interface paths {
                             id: string;
                             slug: string;
                             name: string;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
                             team: string | null;
                             /**
                              * @description Runtime state: `active` holds a task.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             status: "active" | "idle" | "offline";
                             /** Format: uuid */
@@ -1649,6 +1673,7 @@ export interface paths {
                     /** @description Leave inactive projects out. */
                     active_only?: boolean;
                     limit?: number;
+                    /** @description Rows to skip (offset pagination). */
                     offset?: number;
                 };
                 header?: never;
@@ -1670,10 +1695,16 @@ export interface paths {
                                 slug: string;
                                 name: string;
                                 git_url: string;
-                                /** @description As configured. */
-                                git_provider: ("github" | "gitea" | "local") | (never | null);
-                                /** @description The provider in force: the configured one, else inferred from the URL; null = unknown. */
-                                resolved_provider: ("github" | "gitea" | "local") | (never | null);
+                                /**
+                                 * @description As configured.
+                                 * @enum {string|null}
+                                 */
+                                git_provider: "github" | "gitea" | "local" | null;
+                                /**
+                                 * @description The provider in force: the configured one, else inferred from the URL; null = unknown.
+                                 * @enum {string|null}
+                                 */
+                                resolved_provider: "github" | "gitea" | "local" | null;
                                 forge_api_url: string | null;
                                 default_branch: string;
                                 protected_branches: string[];
@@ -1768,8 +1799,11 @@ export interface paths {
                         name: string;
                         /** @description https://host/owner/repo.git, git@host:owner/repo.git, ssh://…, or a local bare repository as file:///path or /path. No credentials in the URL: use `git_token`. */
                         git_url: string;
-                        /** @description Null = inferred from the URL (github.com → github, local path → local). */
-                        git_provider?: ("github" | "gitea" | "local") | (never | null);
+                        /**
+                         * @description Null = inferred from the URL (github.com → github, local path → local).
+                         * @enum {string|null}
+                         */
+                        git_provider?: "github" | "gitea" | "local" | null;
                         /** @description REST base URL of the forge (GitHub Enterprise, a Gitea host); https (http only on loopback). Null = default. */
                         forge_api_url?: string | null;
                         /** @description Default `main`. */
@@ -1783,8 +1817,11 @@ export interface paths {
                             /** @description The rung’s branch; unique within the ladder. */
                             branch: string;
                         }[] | null;
-                        /** @description The delivery cell that works on this project; null = org-level. */
-                        assigned_cell?: ("backend" | "frontend" | "ux_ui") | (never | null);
+                        /**
+                         * @description The delivery cell that works on this project; null = org-level.
+                         * @enum {string|null}
+                         */
+                        assigned_cell?: "backend" | "frontend" | "ux_ui" | null;
                         /** @description Test command; run by the engines in the repository. Empty or null = none. */
                         test_command?: string | null;
                         /** @description Lint command; run by the engines in the repository. Empty or null = none. */
@@ -1825,10 +1862,16 @@ export interface paths {
                             slug: string;
                             name: string;
                             git_url: string;
-                            /** @description As configured. */
-                            git_provider: ("github" | "gitea" | "local") | (never | null);
-                            /** @description The provider in force: the configured one, else inferred from the URL; null = unknown. */
-                            resolved_provider: ("github" | "gitea" | "local") | (never | null);
+                            /**
+                             * @description As configured.
+                             * @enum {string|null}
+                             */
+                            git_provider: "github" | "gitea" | "local" | null;
+                            /**
+                             * @description The provider in force: the configured one, else inferred from the URL; null = unknown.
+                             * @enum {string|null}
+                             */
+                            resolved_provider: "github" | "gitea" | "local" | null;
                             forge_api_url: string | null;
                             default_branch: string;
                             protected_branches: string[];
@@ -1972,10 +2015,16 @@ export interface paths {
                             slug: string;
                             name: string;
                             git_url: string;
-                            /** @description As configured. */
-                            git_provider: ("github" | "gitea" | "local") | (never | null);
-                            /** @description The provider in force: the configured one, else inferred from the URL; null = unknown. */
-                            resolved_provider: ("github" | "gitea" | "local") | (never | null);
+                            /**
+                             * @description As configured.
+                             * @enum {string|null}
+                             */
+                            git_provider: "github" | "gitea" | "local" | null;
+                            /**
+                             * @description The provider in force: the configured one, else inferred from the URL; null = unknown.
+                             * @enum {string|null}
+                             */
+                            resolved_provider: "github" | "gitea" | "local" | null;
                             forge_api_url: string | null;
                             default_branch: string;
                             protected_branches: string[];
@@ -2169,8 +2218,11 @@ export interface paths {
                         name?: string;
                         /** @description https://host/owner/repo.git, git@host:owner/repo.git, ssh://…, or a local bare repository as file:///path or /path. No credentials in the URL: use `git_token`. */
                         git_url?: string;
-                        /** @description Null = inferred from the URL (github.com → github, local path → local). */
-                        git_provider?: ("github" | "gitea" | "local") | (never | null);
+                        /**
+                         * @description Null = inferred from the URL (github.com → github, local path → local).
+                         * @enum {string|null}
+                         */
+                        git_provider?: "github" | "gitea" | "local" | null;
                         /** @description REST base URL of the forge (GitHub Enterprise, a Gitea host); https (http only on loopback). Null = default. */
                         forge_api_url?: string | null;
                         /** @description Default `main`. */
@@ -2184,8 +2236,11 @@ export interface paths {
                             /** @description The rung’s branch; unique within the ladder. */
                             branch: string;
                         }[] | null;
-                        /** @description The delivery cell that works on this project; null = org-level. */
-                        assigned_cell?: ("backend" | "frontend" | "ux_ui") | (never | null);
+                        /**
+                         * @description The delivery cell that works on this project; null = org-level.
+                         * @enum {string|null}
+                         */
+                        assigned_cell?: "backend" | "frontend" | "ux_ui" | null;
                         /** @description Test command; run by the engines in the repository. Empty or null = none. */
                         test_command?: string | null;
                         /** @description Lint command; run by the engines in the repository. Empty or null = none. */
@@ -2226,10 +2281,16 @@ export interface paths {
                             slug: string;
                             name: string;
                             git_url: string;
-                            /** @description As configured. */
-                            git_provider: ("github" | "gitea" | "local") | (never | null);
-                            /** @description The provider in force: the configured one, else inferred from the URL; null = unknown. */
-                            resolved_provider: ("github" | "gitea" | "local") | (never | null);
+                            /**
+                             * @description As configured.
+                             * @enum {string|null}
+                             */
+                            git_provider: "github" | "gitea" | "local" | null;
+                            /**
+                             * @description The provider in force: the configured one, else inferred from the URL; null = unknown.
+                             * @enum {string|null}
+                             */
+                            resolved_provider: "github" | "gitea" | "local" | null;
                             forge_api_url: string | null;
                             default_branch: string;
                             protected_branches: string[];
@@ -2367,6 +2428,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description Rows to skip (offset pagination). */
                     offset?: number;
                 };
                 header?: never;
@@ -2467,7 +2529,7 @@ export interface paths {
                         cells?: {
                             /**
                              * @description A delivery cell.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             team: "backend" | "frontend" | "ux_ui";
                             /**
@@ -2801,7 +2863,7 @@ export interface paths {
                         cells?: {
                             /**
                              * @description A delivery cell.
-                             * @enum {unknown}
+                             * @enum {string}
                              */
                             team: "backend" | "frontend" | "ux_ui";
                             /**
@@ -2985,16 +3047,25 @@ export interface paths {
                                     id: string;
                                     text: string;
                                 }[];
-                                /** @description A lifecycle state. */
+                                /**
+                                 * @description A lifecycle state.
+                                 * @enum {string}
+                                 */
                                 status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                                 /** @description 0 is the highest priority. */
                                 priority: number;
                                 /** @description Order among siblings. */
                                 sequence: number;
+                                /** @enum {string} */
                                 task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                                /** @enum {string} */
                                 nature: "technical" | "non_technical";
+                                /** @enum {string} */
                                 complexity: "low" | "medium" | "high";
-                                /** @description The owning cell or team. */
+                                /**
+                                 * @description The owning cell or team.
+                                 * @enum {string}
+                                 */
                                 team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                                 /**
                                  * Format: uuid
@@ -3183,10 +3254,16 @@ export interface paths {
                         description: string;
                         /** @description Acceptance criteria texts (1–7); ids are generated and kept across edits of other criteria. */
                         acceptance_criteria: string[];
-                        /** @description The owning cell or team. */
+                        /**
+                         * @description The owning cell or team.
+                         * @enum {string}
+                         */
                         team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
+                        /** @enum {string} */
                         task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                        /** @enum {string} */
                         nature: "technical" | "non_technical";
+                        /** @enum {string} */
                         complexity: "low" | "medium" | "high";
                         /**
                          * @description 0 is highest.
@@ -3195,7 +3272,10 @@ export interface paths {
                         priority?: number;
                         /** @description Order among siblings. */
                         sequence?: number;
-                        /** @description Default pending. */
+                        /**
+                         * @description Default pending.
+                         * @enum {string}
+                         */
                         status?: "pending" | "backlog";
                         /** Format: uuid */
                         project_id?: string | null;
@@ -3242,16 +3322,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -3459,16 +3548,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -3688,7 +3786,10 @@ export interface paths {
                         touches_shared?: boolean;
                         /** @description Agent UUID or slug; null to unassign. */
                         assigned_to?: string | null;
-                        /** @description The owning cell or team. */
+                        /**
+                         * @description The owning cell or team.
+                         * @enum {string}
+                         */
                         team?: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                         /** Format: uuid */
                         project_id?: string | null;
@@ -3698,7 +3799,10 @@ export interface paths {
                         } | null;
                         /** @description Spend cap in USD. */
                         budget_usd?: number | null;
-                        /** @description A lifecycle state. */
+                        /**
+                         * @description A lifecycle state.
+                         * @enum {string}
+                         */
                         status?: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                         /** @description Required to override into a review or terminal state, or out of a terminal one. */
                         force?: boolean;
@@ -3723,16 +3827,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -4109,16 +4222,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -4374,16 +4496,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -4646,16 +4777,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -4914,16 +5054,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -5183,16 +5332,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -5453,16 +5611,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -5721,16 +5888,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -5989,16 +6165,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -6257,16 +6442,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -6525,16 +6719,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -6793,16 +6996,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -7061,16 +7273,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -7329,16 +7550,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -7601,16 +7831,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -7872,16 +8111,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -8140,16 +8388,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -8409,16 +8666,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -8686,16 +8952,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -8954,16 +9229,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -9231,16 +9515,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -9499,16 +9792,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -9767,16 +10069,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -10041,16 +10352,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -10310,16 +10630,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -10590,16 +10919,25 @@ export interface paths {
                                 id: string;
                                 text: string;
                             }[];
-                            /** @description A lifecycle state. */
+                            /**
+                             * @description A lifecycle state.
+                             * @enum {string}
+                             */
                             status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                             /** @description 0 is the highest priority. */
                             priority: number;
                             /** @description Order among siblings. */
                             sequence: number;
+                            /** @enum {string} */
                             task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                            /** @enum {string} */
                             nature: "technical" | "non_technical";
+                            /** @enum {string} */
                             complexity: "low" | "medium" | "high";
-                            /** @description The owning cell or team. */
+                            /**
+                             * @description The owning cell or team.
+                             * @enum {string}
+                             */
                             team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                             /**
                              * Format: uuid
@@ -11149,7 +11487,7 @@ export interface paths {
                         "application/json": {
                             /** @description All fifteen states in pipeline order, empty ones included. */
                             columns: {
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                                 /** @description Every task in this state (under the filters). */
                                 count: number;
@@ -11264,6 +11602,7 @@ export interface paths {
                     agent_id?: string;
                     status?: "active" | "completed" | "abandoned";
                     limit: number;
+                    /** @description Rows to skip (offset pagination). */
                     offset: number;
                 };
                 header?: never;
@@ -11289,7 +11628,7 @@ export interface paths {
                                 agent_id: string;
                                 branch: string;
                                 base_branch: string | null;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 status: "active" | "completed" | "abandoned";
                                 /** @description In the order they were recorded; a hash appears once. */
                                 commits: {
@@ -11421,7 +11760,7 @@ export interface paths {
                             agent_id: string;
                             branch: string;
                             base_branch: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "active" | "completed" | "abandoned";
                             /** @description In the order they were recorded; a hash appears once. */
                             commits: {
@@ -11577,7 +11916,7 @@ export interface paths {
                             agent_id: string;
                             branch: string;
                             base_branch: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "active" | "completed" | "abandoned";
                             /** @description In the order they were recorded; a hash appears once. */
                             commits: {
@@ -11732,7 +12071,7 @@ export interface paths {
                             agent_id: string;
                             branch: string;
                             base_branch: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "active" | "completed" | "abandoned";
                             /** @description In the order they were recorded; a hash appears once. */
                             commits: {
@@ -11901,7 +12240,7 @@ export interface paths {
                             agent_id: string;
                             branch: string;
                             base_branch: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "active" | "completed" | "abandoned";
                             /** @description In the order they were recorded; a hash appears once. */
                             commits: {
@@ -12045,7 +12384,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @enum {unknown} */
+                        /** @enum {string} */
                         status: "completed" | "abandoned";
                     };
                 };
@@ -12066,7 +12405,7 @@ export interface paths {
                             agent_id: string;
                             branch: string;
                             base_branch: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "active" | "completed" | "abandoned";
                             /** @description In the order they were recorded; a hash appears once. */
                             commits: {
@@ -12429,7 +12768,8 @@ export interface paths {
                                  * @description When it stopped being chased (acked, or its task closed).
                                  */
                                 resolved_at: string | null;
-                                resolution: "acked" | "task_closed" | (never | null);
+                                /** @enum {string|null} */
+                                resolution: "acked" | "task_closed" | null;
                                 /** @description Re-escalations so far. */
                                 escalation_count: number;
                                 /**
@@ -12521,9 +12861,15 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description What the notification is about. */
+                        /**
+                         * @description What the notification is about.
+                         * @enum {string}
+                         */
                         type: "task_assignment" | "priority_change" | "blocker_escalation" | "review_request" | "documentation_request" | "approval" | "alert" | "broadcast" | "knowledge_share" | "mention" | "a2a_request";
-                        /** @description How urgent it is. */
+                        /**
+                         * @description How urgent it is.
+                         * @enum {string}
+                         */
                         priority?: "normal" | "high" | "urgent";
                         /** @description Recipient agents by UUID or slug. */
                         recipients: string[];
@@ -12572,7 +12918,8 @@ export interface paths {
                              * @description When it stopped being chased (acked, or its task closed).
                              */
                             resolved_at: string | null;
-                            resolution: "acked" | "task_closed" | (never | null);
+                            /** @enum {string|null} */
+                            resolution: "acked" | "task_closed" | null;
                             /** @description Re-escalations so far. */
                             escalation_count: number;
                             recipients: {
@@ -12698,7 +13045,8 @@ export interface paths {
                              * @description When it stopped being chased (acked, or its task closed).
                              */
                             resolved_at: string | null;
-                            resolution: "acked" | "task_closed" | (never | null);
+                            /** @enum {string|null} */
+                            resolution: "acked" | "task_closed" | null;
                             /** @description Re-escalations so far. */
                             escalation_count: number;
                             /**
@@ -12964,7 +13312,8 @@ export interface paths {
                              * @description When it stopped being chased (acked, or its task closed).
                              */
                             resolved_at: string | null;
-                            resolution: "acked" | "task_closed" | (never | null);
+                            /** @enum {string|null} */
+                            resolution: "acked" | "task_closed" | null;
                             /** @description Re-escalations so far. */
                             escalation_count: number;
                             /**
@@ -13130,7 +13479,7 @@ export interface paths {
                                 topic: string | null;
                                 /** Format: uuid */
                                 task_id: string | null;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 status: "open" | "closed";
                                 resolution: string | null;
                                 /** Format: uuid */
@@ -13282,7 +13631,7 @@ export interface paths {
                             topic: string | null;
                             /** Format: uuid */
                             task_id: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "open" | "closed";
                             resolution: string | null;
                             /** Format: uuid */
@@ -13446,7 +13795,7 @@ export interface paths {
                             topic: string | null;
                             /** Format: uuid */
                             task_id: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "open" | "closed";
                             resolution: string | null;
                             /** Format: uuid */
@@ -13590,7 +13939,7 @@ export interface paths {
                                 sender_slug: string;
                                 /** @description The full text. */
                                 body: string;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 kind: "message" | "request" | "response";
                                 /** Format: uuid */
                                 response_to_id: string | null;
@@ -13704,7 +14053,7 @@ export interface paths {
                         body: string;
                         /**
                          * @description `message` (default), `request` (awaits a response), `response`.
-                         * @enum {unknown}
+                         * @enum {string}
                          */
                         kind?: "message" | "request" | "response";
                         /**
@@ -13735,7 +14084,7 @@ export interface paths {
                                 sender_slug: string;
                                 /** @description The full text. */
                                 body: string;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 kind: "message" | "request" | "response";
                                 /** Format: uuid */
                                 response_to_id: string | null;
@@ -13765,7 +14114,7 @@ export interface paths {
                                 sender_slug: string;
                                 /** @description The full text. */
                                 body: string;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 kind: "message" | "request" | "response";
                                 /** Format: uuid */
                                 response_to_id: string | null;
@@ -14040,7 +14389,7 @@ export interface paths {
                             topic: string | null;
                             /** Format: uuid */
                             task_id: string | null;
-                            /** @enum {unknown} */
+                            /** @enum {string} */
                             status: "open" | "closed";
                             resolution: string | null;
                             /** Format: uuid */
@@ -14207,7 +14556,7 @@ export interface paths {
                                 topic: string | null;
                                 /** Format: uuid */
                                 task_id: string | null;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 status: "open" | "closed";
                                 resolution: string | null;
                                 /** Format: uuid */
@@ -14326,7 +14675,7 @@ export interface paths {
                                 topic: string | null;
                                 /** Format: uuid */
                                 task_id: string | null;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 status: "open" | "closed";
                                 resolution: string | null;
                                 /** Format: uuid */
@@ -14471,7 +14820,7 @@ export interface paths {
                                 sender_slug: string;
                                 /** @description The full text. */
                                 body: string;
-                                /** @enum {unknown} */
+                                /** @enum {string} */
                                 kind: "message" | "request" | "response";
                                 /** Format: uuid */
                                 response_to_id: string | null;
@@ -14600,11 +14949,18 @@ export interface paths {
                         "application/json": {
                             /** @description Always the three scopes: dispatch, board_programs, engines. */
                             scopes: {
-                                /** @description Which subsystem. */
+                                /**
+                                 * @description Which subsystem.
+                                 * @enum {string}
+                                 */
                                 scope: "dispatch" | "board_programs" | "engines";
                                 /** @description True while the pause holds (also when its state cannot be read). */
                                 paused: boolean;
-                                mode: ("drain" | "kill") | (never | null);
+                                /**
+                                 * @description Pause mode.
+                                 * @enum {string|null}
+                                 */
+                                mode: "drain" | "kill" | null;
                                 /** @description Identity id of who set it (the CEO). */
                                 paused_by: string | null;
                                 reason: string | null;
@@ -14699,7 +15055,10 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description `drain`: in-flight work finishes, nothing new starts. `kill`: in-flight work is interrupted now as well. */
+                        /**
+                         * @description `drain`: in-flight work finishes, nothing new starts. `kill`: in-flight work is interrupted now as well.
+                         * @enum {string}
+                         */
                         mode: "drain" | "kill";
                         /** @description Operator note shown in the banner. */
                         reason?: string;
@@ -14719,11 +15078,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Which subsystem. */
+                            /**
+                             * @description Which subsystem.
+                             * @enum {string}
+                             */
                             scope: "dispatch" | "board_programs" | "engines";
                             /** @description True while the pause holds (also when its state cannot be read). */
                             paused: boolean;
-                            mode: ("drain" | "kill") | (never | null);
+                            /**
+                             * @description Pause mode.
+                             * @enum {string|null}
+                             */
+                            mode: "drain" | "kill" | null;
                             /** @description Identity id of who set it (the CEO). */
                             paused_by: string | null;
                             reason: string | null;
@@ -14824,11 +15190,18 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Which subsystem. */
+                            /**
+                             * @description Which subsystem.
+                             * @enum {string}
+                             */
                             scope: "dispatch" | "board_programs" | "engines";
                             /** @description True while the pause holds (also when its state cannot be read). */
                             paused: boolean;
-                            mode: ("drain" | "kill") | (never | null);
+                            /**
+                             * @description Pause mode.
+                             * @enum {string|null}
+                             */
+                            mode: "drain" | "kill" | null;
                             /** @description Identity id of who set it (the CEO). */
                             paused_by: string | null;
                             reason: string | null;
@@ -14945,6 +15318,7 @@ export interface paths {
                                 /** @enum {string} */
                                 trigger: "interval";
                                 interval_seconds: number;
+                                /** @enum {string} */
                                 scope: "org" | "project";
                                 /** @description False: the program polls nothing. */
                                 enabled: boolean;
@@ -14952,7 +15326,10 @@ export interface paths {
                                     /** Format: uuid */
                                     id: string;
                                     program_key: string;
-                                    /** @description Started by its interval or by run-now. */
+                                    /**
+                                     * @description Started by its interval or by run-now.
+                                     * @enum {string}
+                                     */
                                     trigger: "interval" | "run_now";
                                     /** Format: date-time */
                                     opened_at: string;
@@ -14972,7 +15349,10 @@ export interface paths {
                                     errors: number;
                                     /** @description Their messages (the first 20, each cut at 500). */
                                     error_messages: string[];
-                                    /** @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it. */
+                                    /**
+                                     * @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it.
+                                     * @enum {string}
+                                     */
                                     outcome: "running" | "completed" | "failed" | "aborted";
                                     /** @description Why it was aborted or failed. */
                                     outcome_detail: string | null;
@@ -15063,7 +15443,10 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 program_key: string;
-                                /** @description Started by its interval or by run-now. */
+                                /**
+                                 * @description Started by its interval or by run-now.
+                                 * @enum {string}
+                                 */
                                 trigger: "interval" | "run_now";
                                 /** Format: date-time */
                                 opened_at: string;
@@ -15083,7 +15466,10 @@ export interface paths {
                                 errors: number;
                                 /** @description Their messages (the first 20, each cut at 500). */
                                 error_messages: string[];
-                                /** @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it. */
+                                /**
+                                 * @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it.
+                                 * @enum {string}
+                                 */
                                 outcome: "running" | "completed" | "failed" | "aborted";
                                 /** @description Why it was aborted or failed. */
                                 outcome_detail: string | null;
@@ -15208,7 +15594,10 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             program_key: string;
-                            /** @description Started by its interval or by run-now. */
+                            /**
+                             * @description Started by its interval or by run-now.
+                             * @enum {string}
+                             */
                             trigger: "interval" | "run_now";
                             /** Format: date-time */
                             opened_at: string;
@@ -15228,7 +15617,10 @@ export interface paths {
                             errors: number;
                             /** @description Their messages (the first 20, each cut at 500). */
                             error_messages: string[];
-                            /** @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it. */
+                            /**
+                             * @description `aborted`: stopped through its signal (kill pause, lost lease, shutdown); `failed`: the sweep threw, or the process running it stopped before closing it.
+                             * @enum {string}
+                             */
                             outcome: "running" | "completed" | "failed" | "aborted";
                             /** @description Why it was aborted or failed. */
                             outcome_detail: string | null;
@@ -15493,7 +15885,10 @@ export interface paths {
                                  * @description The task the run was about.
                                  */
                                 task_id: string | null;
-                                /** @description `process` (an agent CLI) or `scripted` (the built-in simulation). */
+                                /**
+                                 * @description `process` (an agent CLI) or `scripted` (the built-in simulation).
+                                 * @enum {string}
+                                 */
                                 runtime: "process" | "scripted";
                                 /** @description The agent CLI or scripted program, e.g. `claude`. */
                                 provider: string;
@@ -15501,7 +15896,10 @@ export interface paths {
                                 model: string | null;
                                 /** @description OS process id of the agent process (process runtime). */
                                 pid: number | null;
-                                /** @description `running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server went away without recording the end). */
+                                /**
+                                 * @description `running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server went away without recording the end).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "exited" | "failed" | "stopped" | "killed" | "lost";
                                 /** Format: date-time */
                                 started_at: string;
@@ -15654,7 +16052,10 @@ export interface paths {
                                  * @description The task the run was about.
                                  */
                                 task_id: string | null;
-                                /** @description `process` (an agent CLI) or `scripted` (the built-in simulation). */
+                                /**
+                                 * @description `process` (an agent CLI) or `scripted` (the built-in simulation).
+                                 * @enum {string}
+                                 */
                                 runtime: "process" | "scripted";
                                 /** @description The agent CLI or scripted program, e.g. `claude`. */
                                 provider: string;
@@ -15662,7 +16063,10 @@ export interface paths {
                                 model: string | null;
                                 /** @description OS process id of the agent process (process runtime). */
                                 pid: number | null;
-                                /** @description `running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server went away without recording the end). */
+                                /**
+                                 * @description `running`; or how it ended: `exited` (by itself, code 0), `failed` (non-zero code, an unsent signal, or it could not start), `stopped` (SIGTERM within the grace), `killed` (SIGKILL), `lost` (its server went away without recording the end).
+                                 * @enum {string}
+                                 */
                                 status: "running" | "exited" | "failed" | "stopped" | "killed" | "lost";
                                 /** Format: date-time */
                                 started_at: string;
@@ -15687,7 +16091,10 @@ export interface paths {
                             chunks: {
                                 /** @description Position in the run, from 1. */
                                 seq: number;
-                                /** @description `system` marks the runtime’s own notes: truncation, how the run ended. */
+                                /**
+                                 * @description `system` marks the runtime’s own notes: truncation, how the run ended.
+                                 * @enum {string}
+                                 */
                                 stream: "stdout" | "stderr" | "system";
                                 /** @description One or more whole lines of output. */
                                 text: string;
@@ -15835,12 +16242,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16005,12 +16418,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16177,12 +16596,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16356,12 +16781,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16520,12 +16951,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16710,12 +17147,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -16880,12 +17323,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17061,12 +17510,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17236,12 +17691,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17400,12 +17861,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17570,12 +18037,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17742,12 +18215,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -17921,12 +18400,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18085,12 +18570,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18255,12 +18746,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18434,12 +18931,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18628,12 +19131,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18792,12 +19301,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -18962,12 +19477,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19134,12 +19655,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19313,12 +19840,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19477,12 +20010,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19647,12 +20186,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19821,12 +20366,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -19985,12 +20536,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -20168,12 +20725,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -20383,12 +20946,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -20577,12 +21146,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -20741,12 +21316,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -20913,12 +21494,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21085,12 +21672,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21257,12 +21850,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21429,12 +22028,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21599,12 +22204,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21763,12 +22374,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -21944,12 +22561,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -22116,12 +22739,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -22288,12 +22917,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -22452,12 +23087,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -22635,12 +23276,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -22850,12 +23497,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23044,12 +23697,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23208,12 +23867,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23380,12 +24045,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23552,12 +24223,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23724,12 +24401,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -23896,12 +24579,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24066,12 +24755,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24230,12 +24925,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24411,12 +25112,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24583,12 +25290,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24747,12 +25460,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -24919,12 +25638,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25083,12 +25808,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25255,12 +25986,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25419,12 +26156,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25583,12 +26326,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25757,12 +26506,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -25921,12 +26676,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26085,12 +26846,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26255,12 +27022,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26455,12 +27228,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26625,12 +27404,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26797,12 +27582,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -26991,12 +27782,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -27163,12 +27960,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -27327,12 +28130,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -27496,12 +28305,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -27724,12 +28539,18 @@ export interface paths {
                             context_briefing: {
                                 [key: string]: unknown;
                             };
-                            /** @description The task’s state after the call. */
-                            current_state: ("backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled") | (never | null);
+                            /**
+                             * @description The task’s state after the call.
+                             * @enum {string|null}
+                             */
+                            current_state: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled" | null;
                             /** @description The verbs of your role valid from current_state (preconditions not evaluated). */
                             valid_next_verbs: string[];
-                            /** @description The error flavor; null on success. */
-                            error: ("tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open") | (never | null);
+                            /**
+                             * @description The error flavor; null on success.
+                             * @enum {string|null}
+                             */
+                            error: "tracing_gap" | "incomplete_input" | "invalid_state" | "not_authorized" | "not_found" | "circuit_open" | null;
                             /** @description Rejection: what went wrong, in words. */
                             message?: string;
                             /** @description Rejection: the concrete next step. */
@@ -27879,16 +28700,25 @@ export interface paths {
                                     id: string;
                                     text: string;
                                 }[];
-                                /** @description A lifecycle state. */
+                                /**
+                                 * @description A lifecycle state.
+                                 * @enum {string}
+                                 */
                                 status: "backlog" | "pending" | "claimed" | "in_progress" | "blocked" | "paused" | "verifying" | "needs_revision" | "awaiting_qa" | "awaiting_documentation" | "awaiting_pr_review" | "awaiting_pm_review" | "awaiting_ceo_approval" | "completed" | "cancelled";
                                 /** @description 0 is the highest priority. */
                                 priority: number;
                                 /** @description Order among siblings. */
                                 sequence: number;
+                                /** @enum {string} */
                                 task_type: "code" | "documentation" | "research" | "planning" | "design" | "administrative";
+                                /** @enum {string} */
                                 nature: "technical" | "non_technical";
+                                /** @enum {string} */
                                 complexity: "low" | "medium" | "high";
-                                /** @description The owning cell or team. */
+                                /**
+                                 * @description The owning cell or team.
+                                 * @enum {string}
+                                 */
                                 team: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
                                 /**
                                  * Format: uuid
@@ -28795,7 +29625,10 @@ export interface paths {
                                 /** @description The tag it is published under, vX.Y.Z. */
                                 tag: string;
                                 current_version: string;
-                                /** @description The semver bump. */
+                                /**
+                                 * @description The semver bump.
+                                 * @enum {string}
+                                 */
                                 bump: "major" | "minor" | "patch";
                                 /** @description Which rule chose the bump (the pre-1.0 rule included). */
                                 bump_rule: string;
@@ -28809,14 +29642,20 @@ export interface paths {
                                 /** @description Why the change set cleared the threshold. */
                                 threshold: string;
                                 changes: {
-                                    /** @description Conventional-commit kind. */
+                                    /**
+                                     * @description Conventional-commit kind.
+                                     * @enum {string}
+                                     */
                                     kind: "feat" | "fix" | "security" | "perf" | "refactor" | "docs" | "chore" | "other";
                                     count: number;
                                     /** @description Summaries (the first 50). */
                                     items: string[];
                                 }[];
                                 breaking: string[];
-                                /** @description Curated [Unreleased] body, or generated. */
+                                /**
+                                 * @description Curated [Unreleased] body, or generated.
+                                 * @enum {string}
+                                 */
                                 changelog_source: "unreleased" | "generated";
                                 /** @description The drafted CHANGELOG entry. */
                                 changelog_entry: string;
@@ -28825,12 +29664,18 @@ export interface paths {
                                 /** @description The files the version bump writes. */
                                 canonical_files: string[];
                                 gaps: {
-                                    /** @description What kind of gap. */
+                                    /**
+                                     * @description What kind of gap.
+                                     * @enum {string}
+                                     */
                                     category: "gate" | "version" | "version_ref" | "changelog" | "docs_drift" | "migration" | "classification";
                                     detail: string;
                                 }[];
                                 gate: {
-                                    /** @description The quality gate at proposal time. */
+                                    /**
+                                     * @description The quality gate at proposal time.
+                                     * @enum {string}
+                                     */
                                     state: "green" | "red" | "pending" | "unknown";
                                     conclusion: string;
                                     /** @description The commit judged. */
@@ -29016,7 +29861,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The release lock’s store (Redis or the database) is unreachable (`unavailable`). */
+                /** @description The release lock’s store (Redis or the database) is unreachable (`store_unavailable`, with `Retry-After`): nothing is started. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -29174,7 +30019,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The release lock’s store (Redis or the database) is unreachable (`unavailable`). */
+                /** @description The release lock’s store (Redis or the database) is unreachable (`store_unavailable`, with `Retry-After`): nothing is started. */
                 503: {
                     headers: {
                         [name: string]: unknown;
@@ -29405,7 +30250,7 @@ export interface paths {
                                 branch: string;
                                 /**
                                  * @description `protected_branch`: the default branch, a ladder rung or a protected branch; `branch_in_use`: an open task records it; `open_child_task`: an open child builds on it; `no_project`: the task has no project; `delete_failed`: git refused (see detail).
-                                 * @enum {unknown}
+                                 * @enum {string}
                                  */
                                 reason: "no_project" | "protected_branch" | "branch_in_use" | "open_child_task" | "delete_failed";
                                 detail?: string;
