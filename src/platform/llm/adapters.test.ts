@@ -154,6 +154,7 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
     const baseUrl = kind === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
     const error = await rejection(clientOn(fake, kind, { baseUrl }).complete(ask));
     expect(error).toMatchObject({ kind: 'unreachable', code: 'provider_unreachable' });
+    expect((error as Error).message).toContain('ECONNREFUSED');
   });
 
   it('probes: the models list, then a one-token completion', async () => {

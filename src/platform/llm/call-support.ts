@@ -46,13 +46,13 @@ export function unfinishedStream(provider: string): ModelCallError {
 
 /** A message fit for a report: the SDK's body message, else its own words, never more than 500 characters. */
 export function errorText(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as Error & { cause?: unknown }).cause;
-    const causeText =
-      cause instanceof Error ? ` (${(cause as Error & { code?: string }).code ?? cause.message})` : '';
-    return `${error.message}${causeText}`.slice(0, 500);
-  }
-  return String(error).slice(0, 500);
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
+  // The root cause says what happened (ECONNREFUSED, ENOTFOUND); the wrappers only that it failed.
+  let root: Error = error;
+  for (let depth = 0; depth < 5 && root.cause instanceof Error; depth++) root = root.cause;
+  const code = (root as Error & { code?: unknown }).code;
+  const detail = root === error ? '' : ` (${typeof code === 'string' ? code : root.message})`;
+  return `${error.message}${detail}`.slice(0, 500);
 }
 
 /** A failed probe as a result; a cancelled probe still throws (the caller asked it to stop). */

@@ -99,6 +99,11 @@ export function stopReasonOf(finishReason: string | null | undefined): StopReaso
   }
 }
 
+/** Some servers (older Ollama) finish a tool-calling reply with `stop`: a reply with tool calls is a tool_use stop. */
+export function stopReasonWithTools(reason: StopReason, toolCalls: number): StopReason {
+  return toolCalls > 0 && reason === 'end_turn' ? 'tool_use' : reason;
+}
+
 /** Tool arguments as sent: parsed JSON, or the raw string when it is not JSON. */
 export function parseArguments(raw: string): unknown {
   if (!raw.trim()) return {};

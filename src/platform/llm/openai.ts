@@ -14,7 +14,14 @@ import {
   unfinishedStream,
 } from './call-support.js';
 import type { CallFailure } from './errors.js';
-import { maxTokensField, parseArguments, stopReasonOf, toChatParams, toolCallsOf } from './openai-wire.js';
+import {
+  maxTokensField,
+  parseArguments,
+  stopReasonOf,
+  stopReasonWithTools,
+  toChatParams,
+  toolCallsOf,
+} from './openai-wire.js';
 import type {
   CallOptions,
   ModelClient,
@@ -68,10 +75,11 @@ export class OpenAiModelClient implements ModelClient {
         { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
       );
       const choice = reply.choices[0];
+      const toolCalls = toolCallsOf(choice?.message.tool_calls);
       return {
         text: choice?.message.content ?? '',
-        toolCalls: toolCallsOf(choice?.message.tool_calls),
-        stopReason: stopReasonOf(choice?.finish_reason),
+        toolCalls,
+        stopReason: stopReasonWithTools(stopReasonOf(choice?.finish_reason), toolCalls.length),
         usage: usageFromOpenAi(reply.usage),
         model: reply.model || params.model,
       };
@@ -110,7 +118,7 @@ export class OpenAiModelClient implements ModelClient {
             calls.set(part.index, call);
           }
           if (choice.finish_reason && finish === null) {
-            finish = stopReasonOf(choice.finish_reason);
+            finish = stopReasonWithTools(stopReasonOf(choice.finish_reason), calls.size);
             for (const [, call] of [...calls].sort(([a], [b]) => a - b)) {
               yield { type: 'tool_use', id: call.id, name: call.name, input: parseArguments(call.args) };
             }
