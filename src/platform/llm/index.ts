@@ -4,6 +4,13 @@
  * SDK. Failures are one error family: ModelThrottledError (a ProviderRateLimitError: HTTP 429 with
  * Retry-After through the conventions) and ModelCallError (an AppError).
  */
+
+export {
+  createEmbeddingClient,
+  type EmbeddingClient,
+  type EmbeddingClientConfig,
+  type EmbeddingResult,
+} from './embeddings.js';
 export {
   type CallFailureKind,
   classifyHttpFailure,

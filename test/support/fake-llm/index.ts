@@ -1,8 +1,8 @@
 /**
  * A fake model provider on loopback that speaks both real wire formats: OpenAI Chat Completions
  * (`POST /v1/chat/completions`, JSON or SSE `data:` chunks with a usage chunk and `[DONE]`) and
- * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), plus
- * `GET /v1/models` on both (told apart by the `anthropic-version` header). A wrong API key gets
+ * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), OpenAI
+ * embeddings (`POST /v1/embeddings`, deterministic unit vectors), plus `GET /v1/models` on both (told apart by the `anthropic-version` header). A wrong API key gets
  * the wire's 401. Each model request takes the next scripted reply (the default greeting when
  * none is left): text in chunks, tool use, a 429 with Retry-After, 529/503 overloaded, any error,
  * or a hang. Every request is recorded (headers with the key, body) with a promise that settles
@@ -13,7 +13,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, anthropicModels, serveAnthropicMessages } from './anthropic-wire.js';
-import { openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
+import { openAiEmbeddings, openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
 import type { FakeReply } from './script.js';
 import { sendJson } from './sse.js';
 
@@ -43,6 +43,8 @@ export interface FakeLlm {
   readonly requests: RecordedRequest[];
   /** Models listed by `/v1/models`. */
   models: string[];
+  /** Length of the vectors `/v1/embeddings` answers (each a deterministic function of its text). */
+  embeddingDimensions: number;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const expectedKey = options.apiKey ?? 'test-key';
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
-  const fake = { models: ['fake-small', 'fake-large'] };
+  const fake = { models: ['fake-small', 'fake-large'], embeddingDimensions: 8 };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -100,8 +102,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     });
 
     const isModels = req.method === 'GET' && path === '/v1/models';
+    const isEmbeddings = req.method === 'POST' && path === '/v1/embeddings';
     const isChat = req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages');
-    if (!isModels && !isChat) {
+    if (!isModels && !isChat && !isEmbeddings) {
       const body =
         wire === 'anthropic'
           ? anthropicError('not_found_error', 'Not found')
@@ -158,6 +161,10 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         return;
       }
       case 'reply':
+        if (isEmbeddings) {
+          sendJson(res, 200, openAiEmbeddings(record.body, fake.embeddingDimensions));
+          return;
+        }
         if (isModels) {
           sendJson(res, 200, wire === 'anthropic' ? anthropicModels(fake.models) : openAiModels(fake.models));
           return;
@@ -179,6 +186,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     },
     set models(value: string[]) {
       fake.models = value;
+    },
+    get embeddingDimensions() {
+      return fake.embeddingDimensions;
+    },
+    set embeddingDimensions(value: number) {
+      fake.embeddingDimensions = value;
     },
     script(...replies: FakeReply[]) {
       queue.push(...replies);

@@ -1,4 +1,5 @@
 /** The OpenAI Chat Completions wire format as the fake speaks it: JSON, SSE chunks, errors, models. */
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type FakeReply, textChunks, usageOf } from './script.js';
 import { frame, open, openEventStream, pause, sendJson } from './sse.js';
@@ -113,4 +114,29 @@ export async function serveOpenAiChat(res: ServerResponse, reply: Reply, body: R
     );
   }
   res.end(frame('[DONE]'));
+}
+
+/** A unit vector that depends only on the text: equal texts embed equally, different ones differ. */
+export function fakeEmbedding(text: string, dimensions: number): number[] {
+  const values: number[] = [];
+  for (let block = 0; values.length < dimensions; block++) {
+    const digest = createHash('sha256').update(`${block}:${text}`).digest();
+    for (let i = 0; i + 1 < digest.length && values.length < dimensions; i += 2) {
+      values.push(digest.readUInt16BE(i) / 65535 - 0.5);
+    }
+  }
+  const norm = Math.hypot(...values) || 1;
+  return values.map((value) => value / norm);
+}
+
+export function openAiEmbeddings(body: Record<string, unknown>, dimensions: number) {
+  const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+  const size = typeof body.dimensions === 'number' ? body.dimensions : dimensions;
+  const tokens = input.reduce((sum, text) => sum + Math.max(1, text.split(/\s+/).filter(Boolean).length), 0);
+  return {
+    object: 'list',
+    data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, size) })),
+    model: String(body.model ?? 'fake-embed'),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
 }
