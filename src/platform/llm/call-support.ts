@@ -1,0 +1,74 @@
+/**
+ * What both adapters share around an SDK call: turning a thrown error into a ModelError (the
+ * call's own timeout and cancellation first), and a probe's failure into a ProbeResult.
+ */
+import { CallControl } from './call-control.js';
+import { type CallFailure, isModelError, ModelCallError, type ModelError, modelErrorFor } from './errors.js';
+import type { CallOptions, ProbeResult } from './types.js';
+
+export function startCall(defaultTimeoutMs: number, options: CallOptions | undefined): CallControl {
+  return new CallControl(options?.timeoutMs ?? defaultTimeoutMs, options?.signal);
+}
+
+/**
+ * The ModelError for what an SDK threw. `describe` reads the SDK's own error classes; the
+ * call's state wins over it (an abort the SDK reports as a connection error is still ours).
+ */
+export function callError(
+  provider: string,
+  error: unknown,
+  control: CallControl,
+  describe: (error: unknown) => CallFailure,
+): ModelError {
+  if (isModelError(error)) return error;
+  const failure: CallFailure = control.timedOut
+    ? { kind: 'timeout' }
+    : control.cancelled
+      ? { kind: 'cancelled' }
+      : describe(error);
+  return modelErrorFor(provider, failure, Date.now(), error);
+}
+
+/** An SDK stream that ended quietly because the call was aborted: the timeout or cancel error, if so. */
+export function abortedCallError(provider: string, control: CallControl): ModelError | null {
+  if (control.timedOut) return modelErrorFor(provider, { kind: 'timeout' }, Date.now());
+  if (control.cancelled) return modelErrorFor(provider, { kind: 'cancelled' }, Date.now());
+  return null;
+}
+
+export function unfinishedStream(provider: string): ModelCallError {
+  return new ModelCallError(
+    'provider_error',
+    provider,
+    `provider ${provider} ended the stream before the reply finished`,
+  );
+}
+
+/** A message fit for a report: the SDK's body message, else its own words, never more than 500 characters. */
+export function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
+  // The root cause says what happened (ECONNREFUSED, ENOTFOUND); the wrappers only that it failed.
+  let root: Error = error;
+  for (let depth = 0; depth < 5 && root.cause instanceof Error; depth++) root = root.cause;
+  const code = (root as Error & { code?: unknown }).code;
+  const detail = root === error ? '' : ` (${typeof code === 'string' ? code : root.message})`;
+  return `${error.message}${detail}`.slice(0, 500);
+}
+
+/** A failed probe as a result; a cancelled probe still throws (the caller asked it to stop). */
+export function probeFailure(mode: 'models' | 'completion', error: unknown): ProbeResult {
+  if (!isModelError(error)) throw error;
+  if (error.kind === 'cancelled') throw error;
+  return {
+    ok: false,
+    mode,
+    error: {
+      kind: error.kind,
+      message: error.message,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      ...('retryAfterSeconds' in error && error.retryAfterSeconds !== undefined
+        ? { retry_after_seconds: error.retryAfterSeconds }
+        : {}),
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * A fake model provider on loopback that speaks both real wire formats: OpenAI Chat Completions
+ * (`POST /v1/chat/completions`, JSON or SSE `data:` chunks with a usage chunk and `[DONE]`) and
+ * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), OpenAI
+ * embeddings (`POST /v1/embeddings`, deterministic unit vectors), plus `GET /v1/models` on both (told apart by the `anthropic-version` header). A wrong API key gets
+ * the wire's 401. Each model request takes the next scripted reply (the default greeting when
+ * none is left): text in chunks, tool use, a 429 with Retry-After, 529/503 overloaded, any error,
+ * or a hang. Every request is recorded (headers with the key, body) with a promise that settles
+ * when the client closes the connection before the answer ended.
+ *
+ * Point an `openai` client at `${url}/v1` and an `anthropic` client at `url`.
+ */
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicError, anthropicModels, serveAnthropicMessages } from './anthropic-wire.js';
+import { openAiEmbeddings, openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
+import type { FakeReply } from './script.js';
+import { sendJson } from './sse.js';
+
+export type { FakeReply, FakeToolUse, FakeUsage } from './script.js';
+
+export type Wire = 'openai' | 'anthropic';
+
+export interface RecordedRequest {
+  wire: Wire;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The key the client sent (`Authorization: Bearer …`, or `x-api-key` on the Anthropic wire). */
+  apiKey: string | undefined;
+  body: Record<string, unknown>;
+  /** True once the client closed the connection before the answer was complete. */
+  clientClosed: boolean;
+  /** Settles when the client closes the connection before the answer was complete. */
+  disconnected: Promise<void>;
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:<port>` (the Anthropic base URL; the OpenAI one is `${url}/v1`). */
+  readonly url: string;
+  /** Queue replies for the next model requests (and `/v1/models` calls), in order. */
+  script(...replies: FakeReply[]): void;
+  readonly requests: RecordedRequest[];
+  /** Models listed by `/v1/models`. */
+  models: string[];
+  /** Length of the vectors `/v1/embeddings` answers (each a deterministic function of its text). */
+  embeddingDimensions: number;
+  close(): Promise<void>;
+}
+
+export interface FakeLlmOptions {
+  /** The key both wires accept (default `test-key`); any other gets 401. */
+  apiKey?: string;
+}
+
+export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const expectedKey = options.apiKey ?? 'test-key';
+  const queue: FakeReply[] = [];
+  const requests: RecordedRequest[] = [];
+  const fake = { models: ['fake-small', 'fake-large'], embeddingDimensions: 8 };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(error) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const path = (req.url ?? '/').split('?')[0]!;
+    const wire: Wire =
+      path === '/v1/messages' || (path === '/v1/models' && req.headers['anthropic-version'] !== undefined)
+        ? 'anthropic'
+        : 'openai';
+    // OpenAI takes `Authorization: Bearer`; Anthropic `x-api-key`, or the Bearer header its SDK 1.x sends.
+    const auth = req.headers.authorization;
+    const bearer = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+    const apiKey =
+      wire === 'anthropic' ? ((req.headers['x-api-key'] as string | undefined) ?? bearer) : bearer;
+    let resolveClosed!: () => void;
+    const record: RecordedRequest = {
+      wire,
+      method: req.method ?? 'GET',
+      path,
+      headers: req.headers,
+      apiKey,
+      body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+      clientClosed: false,
+      disconnected: new Promise<void>((resolve) => {
+        resolveClosed = resolve;
+      }),
+    };
+    requests.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        record.clientClosed = true;
+        resolveClosed();
+      }
+    });
+
+    const isModels = req.method === 'GET' && path === '/v1/models';
+    const isEmbeddings = req.method === 'POST' && path === '/v1/embeddings';
+    const isChat = req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages');
+    if (!isModels && !isChat && !isEmbeddings) {
+      const body =
+        wire === 'anthropic'
+          ? anthropicError('not_found_error', 'Not found')
+          : openAiError('invalid_request_error', 'Not found');
+      sendJson(res, 404, body);
+      return;
+    }
+    if (apiKey !== expectedKey) {
+      if (wire === 'anthropic')
+        sendJson(res, 401, anthropicError('authentication_error', 'invalid x-api-key'));
+      else
+        sendJson(
+          res,
+          401,
+          openAiError('invalid_request_error', 'Incorrect API key provided.', 'invalid_api_key'),
+        );
+      return;
+    }
+    const reply: FakeReply = queue.shift() ?? { kind: 'reply' };
+    switch (reply.kind) {
+      case 'hang':
+        return;
+      case 'rate_limited': {
+        const headers: Record<string, string> = {};
+        if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
+        if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = reply.retryAfterMs;
+        const body =
+          wire === 'anthropic'
+            ? anthropicError(
+                'rate_limit_error',
+                'Number of request tokens has exceeded your per-minute rate limit',
+              )
+            : openAiError('requests', 'Rate limit reached for requests', 'rate_limit_exceeded');
+        sendJson(res, 429, body, headers);
+        return;
+      }
+      case 'overloaded': {
+        const status = reply.status ?? (wire === 'anthropic' ? 529 : 503);
+        const headers: Record<string, string> = reply.retryAfter ? { 'retry-after': reply.retryAfter } : {};
+        const body =
+          wire === 'anthropic'
+            ? anthropicError('overloaded_error', 'Overloaded')
+            : openAiError('server_error', 'The engine is currently overloaded, please try again later');
+        sendJson(res, status, body, headers);
+        return;
+      }
+      case 'error': {
+        const message = reply.message ?? `fake error ${reply.status}`;
+        const body =
+          wire === 'anthropic'
+            ? anthropicError(reply.type ?? 'api_error', message)
+            : openAiError(reply.type ?? 'server_error', message);
+        sendJson(res, reply.status, body);
+        return;
+      }
+      case 'reply':
+        if (isEmbeddings) {
+          sendJson(res, 200, openAiEmbeddings(record.body, fake.embeddingDimensions));
+          return;
+        }
+        if (isModels) {
+          sendJson(res, 200, wire === 'anthropic' ? anthropicModels(fake.models) : openAiModels(fake.models));
+          return;
+        }
+        if (wire === 'anthropic') await serveAnthropicMessages(res, reply, record.body);
+        else await serveOpenAiChat(res, reply, record.body);
+        return;
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get models() {
+      return fake.models;
+    },
+    set models(value: string[]) {
+      fake.models = value;
+    },
+    get embeddingDimensions() {
+      return fake.embeddingDimensions;
+    },
+    set embeddingDimensions(value: number) {
+      fake.embeddingDimensions = value;
+    },
+    script(...replies: FakeReply[]) {
+      queue.push(...replies);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
