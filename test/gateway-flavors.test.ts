@@ -250,7 +250,10 @@ describe('the docs', () => {
     expect(paths['/api/v1/flow/{route}/{verb}']?.post).toBeDefined();
     const documented = new Set(
       Object.entries(paths).flatMap(([path, item]) =>
-        Object.keys(item).map((method) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`),
+        Object.keys(item).map(
+          // `/{*}` is how the docs write Fastify's wildcard `/*` (the panel's page fallback).
+          (method) => `${method.toUpperCase()} ${path.replace('{*}', '*').replace(/\{([^}]+)\}/g, ':$1')}`,
+        ),
       ),
     );
     expect(t.app.routeCatalogue.filter((route) => !documented.has(route))).toEqual([]);

@@ -27,8 +27,11 @@ const NETWORK_REASONS: Record<string, string> = {
 };
 
 function codeOf(error: unknown): string | undefined {
-  const e = error as { code?: unknown; errors?: unknown[] } | null;
+  const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown } | null;
   if (typeof e?.code === 'string') return e.code;
+  // The stores wrap driver errors (StoreUnreachableError, DrizzleQueryError): the code is on the cause.
+  const fromCause = e?.cause ? codeOf(e.cause) : undefined;
+  if (fromCause) return fromCause;
   // Node's happy-eyeballs connect fails with an AggregateError of one error per address.
   const inner = Array.isArray(e?.errors) ? e.errors.map(codeOf).find(Boolean) : undefined;
   // Some clients fold the socket error into their own message ("… connect ECONNREFUSED 127.0.0.1:6379").
