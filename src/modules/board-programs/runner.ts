@@ -8,6 +8,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { messageOf } from '../../platform/message-of.js';
 import type { Hold, Scheduler } from '../../platform/scheduler/types.js';
 import { CycleRecorder } from './cycle-recorder.js';
 import {
@@ -42,8 +43,6 @@ export interface ProgramStatus {
 interface RunNowClaim {
   cycleId: string | null;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class BoardProgramRunner {
   private readonly programs = new Map<string, BoardProgram>();

@@ -6,6 +6,8 @@
  * ledger of earlier rounds), the description and parent context. A leg that cannot be read is
  * listed under `evidence_gaps` instead of failing the call.
  */
+
+import { messageOf } from '../../platform/message-of.js';
 import { renderFinding } from '../findings/index.js';
 import type { TaskView } from '../tasks/index.js';
 import { parentContext } from './briefing.js';
@@ -13,8 +15,6 @@ import type { GatewayServices } from './context.js';
 
 /** The diff is capped here even if the port sends more. */
 export const EVIDENCE_DIFF_CAP = 20_000;
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function assembleEvidence(
   s: GatewayServices,
@@ -26,7 +26,7 @@ export async function assembleEvidence(
     try {
       return await read();
     } catch (error) {
-      gaps.push(`${name}: ${reason(error)}`);
+      gaps.push(`${name}: ${messageOf(error)}`);
       return null;
     }
   };

@@ -4,6 +4,8 @@
  * evidence; QA-origin findings the author addressed become verified) and fail (findings into the
  * ledger; back to the author), and i_documented (the documentation files must be on the branch).
  */
+
+import { messageOf } from '../../../platform/message-of.js';
 import type { FindingInput } from '../../findings/index.js';
 import type { TaskView } from '../../tasks/index.js';
 import { taskOf, type VerbCall, type VerbResult } from '../context.js';
@@ -117,7 +119,7 @@ export async function failWithFindings(
   try {
     raised = (await raiseFindings(call, before, origin, input.findings)).map((f) => f.id);
   } catch (error) {
-    warning = `recording the findings failed: ${error instanceof Error ? error.message : String(error)}`;
+    warning = `recording the findings failed: ${messageOf(error)}`;
   }
   return { task, next: 'give_me_work', data: { findings: raised }, ...(warning ? { warning } : {}) };
 }

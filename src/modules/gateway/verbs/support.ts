@@ -4,6 +4,7 @@
  * review, and the tracing gates on commits, the pull request and open findings.
  */
 import type { Team } from '../../../platform/http/auth/identity.js';
+import { messageOf } from '../../../platform/message-of.js';
 import type { FindingInput, FindingOrigin } from '../../findings/index.js';
 import type { ActionPlan, Actor, TaskView } from '../../tasks/index.js';
 import type { GatewayServices, VerbCall } from '../context.js';
@@ -131,6 +132,6 @@ export async function bestEffort(work: () => Promise<unknown>, what: string): Pr
     await work();
     return undefined;
   } catch (error) {
-    return `${what} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return `${what} failed: ${messageOf(error)}`;
   }
 }
