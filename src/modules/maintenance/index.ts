@@ -14,6 +14,7 @@ import { describePause, type PauseRow, type PauseScope } from './pause-rules.js'
 import { registerMaintenancePauseRoutes } from './routes.js';
 import { MaintenancePauseService } from './service.js';
 
+export type { MaintenancePauseChanged } from './events.js';
 export {
   DEFAULT_PAUSE_HOURS,
   describePause,

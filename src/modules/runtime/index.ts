@@ -35,6 +35,7 @@ export type {
   StopOptions,
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
+export type { AgentLifecycle, AgentOutput } from './events.js';
 export { DEFAULT_KILL_GRACE_SECONDS, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
