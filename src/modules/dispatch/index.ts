@@ -20,7 +20,7 @@ import type { UsageModule } from '../usage/index.js';
 import type { WorkspacesModule } from '../workspaces/index.js';
 import { RespawnTracker } from './breaker.js';
 import { budgetSweep } from './budget-sweep.js';
-import { Dispatcher } from './dispatcher.js';
+import { DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
 import { killRunningAgents } from './kill-switch.js';
 import { type DispatchOptions, resolveDispatchOptions } from './options.js';
 import { type LoopReports, Orchestrator } from './orchestrator.js';
@@ -29,7 +29,7 @@ import { registerOrchestratorDispatchRoutes } from './routes.js';
 import { AgentSpawner } from './spawner.js';
 
 export { type BreakerVerdict, breakerVerdict, madeProgress, type ProgressMarks } from './breaker.js';
-export { DISPATCH_LOOP, Dispatcher } from './dispatcher.js';
+export { DISPATCH_LOOP, DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
 export { DISPATCH_DEFAULTS, type DispatchOptions, type ResolvedDispatchOptions } from './options.js';
 export type { PassSummary } from './pass.js';
 export { composePrompt } from './prompt.js';
@@ -75,7 +75,6 @@ export function createDispatchModule(
   const supervisor = deps.runtime.supervisor;
   const tasks = deps.tasks.service;
   const notifications = deps.notifications.service;
-  const hold = () => deps.maintenance.holdFor(['dispatch']);
   const tracker = new RespawnTracker(db);
   const spawner = new AgentSpawner({
     db,
@@ -89,7 +88,7 @@ export function createDispatchModule(
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
     clock,
-    hold,
+    holdFor: (scopes) => deps.maintenance.holdFor(scopes),
     tickIntervalSeconds: options.tickIntervalSeconds,
     manualStopHoldSeconds: options.manualStopHoldSeconds,
     pass: {
@@ -146,7 +145,7 @@ export function createDispatchModule(
   }
   unsubscribes.push(
     deps.maintenance.onChange(async (row) => {
-      if (row.scope !== 'dispatch') return;
+      if (!DISPATCH_PAUSE_SCOPES.includes(row.scope)) return;
       if (!row.paused) {
         if (options.enabled) dispatcher.wake();
         return;
@@ -170,7 +169,7 @@ export function createDispatchModule(
     spawner,
     dispatcher,
     tracker,
-    hold,
+    hold: () => dispatcher.hold(),
     options,
     reports,
   });
