@@ -54,7 +54,12 @@ export interface MaintenanceDeps {
 }
 
 export function createMaintenanceModule(platform: Platform, deps: MaintenanceDeps): MaintenanceModule {
-  const service = new MaintenancePauseService(deps.settings.service, platform.clock, platform.bus);
+  const service = new MaintenancePauseService(
+    deps.settings.service,
+    platform.clock,
+    platform.bus,
+    platform.log,
+  );
   const onChange: MaintenanceModule['onChange'] = (listener) =>
     platform.bus.subscribe('MAINTENANCE_PAUSE_CHANGED', (event) => listener(event.data));
   const stopInterrupting = onChange((row) => {
@@ -65,7 +70,6 @@ export function createMaintenanceModule(platform: Platform, deps: MaintenanceDep
     holdFor: (scopes) => service.holdFor(scopes),
     onChange,
     registerRoutes(app) {
-      service.useLogger(app.log);
       app.addHook('onClose', async () => stopInterrupting());
       registerMaintenancePauseRoutes(app, service);
     },

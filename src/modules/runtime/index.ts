@@ -98,6 +98,7 @@ export function createRuntimeModule(
     bus: platform.bus,
     store,
     clock: platform.clock,
+    log: platform.log,
     maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
     ...(options.vouchIntervalMs ? { vouchIntervalMs: options.vouchIntervalMs } : {}),
   });
@@ -140,7 +141,6 @@ export function createRuntimeModule(
     transcripts,
     pruneTranscripts: prune,
     registerRoutes(app) {
-      supervisor.log ??= app.log;
       app.addHook('onClose', async () => supervisor.close());
       registerTranscriptRoutes(app, transcripts);
     },
