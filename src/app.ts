@@ -8,7 +8,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { createModules, type Modules, registerModuleRoutes } from './modules/registry.js';
 import { createSettings, type SettingsModule } from './modules/settings/index.js';
-import type { Platform } from './platform/context.js';
+import type { Platform, PlatformStores } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
 import { registerMetrics } from './platform/http/metrics.js';
@@ -48,8 +48,8 @@ export const REDACTED_LOG_PATHS = [
   '*.bot_token',
 ];
 
-export async function buildApp(platform: Platform, options: BuildOptions = {}): Promise<Gaffer> {
-  const { config } = platform;
+export async function buildApp(stores: PlatformStores, options: BuildOptions = {}): Promise<Gaffer> {
+  const { config } = stores;
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -67,6 +67,8 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  // The platform every module (and the scheduler) is handed: the stores and the app's logger.
+  const platform: Platform = { ...stores, log: app.log };
 
   registerConventions(app);
   platform.bus.useLogger(app.log);
@@ -82,7 +84,7 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
   registerProbes(app, platform);
   registerPanelStatic(app, options.panelDir);
 
-  const scheduler = createScheduler({ db: platform.database.db, locks: platform.locks, log: app.log });
+  const scheduler = createScheduler({ db: platform.database.db, locks: platform.locks, log: platform.log });
   registerSchedulerMetrics(app.metrics, scheduler);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());

@@ -8,7 +8,7 @@ import { loggerOptions } from './logging.js';
 import { startEventBus } from './platform/bus/index.js';
 import { openStores } from './platform/cache/index.js';
 import { systemClock } from './platform/clock.js';
-import type { Platform } from './platform/context.js';
+import type { PlatformStores } from './platform/context.js';
 import { type Database, openDatabase } from './platform/db/client.js';
 import { baseUrl, loadOrCreateSecret } from './platform/http/auth/index.js';
 
@@ -42,7 +42,7 @@ export function openConfiguredDatabase(config: Config): Promise<Database> {
 }
 
 export interface RunningServer extends Gaffer {
-  platform: Platform;
+  platform: PlatformStores;
   /** The port actually bound (GAFFER_PORT=0 picks one). */
   port: number;
   /** Base URL the server answers on, from this machine. */
@@ -51,7 +51,7 @@ export interface RunningServer extends Gaffer {
 }
 
 /** Opens the database (applying migrations), the cache store and the locks. */
-export async function openPlatform(config: Config): Promise<Platform & { close(): Promise<void> }> {
+export async function openPlatform(config: Config): Promise<PlatformStores & { close(): Promise<void> }> {
   const secret = loadOrCreateSecret(config);
   const database = await openConfiguredDatabase(config);
   let stores: Awaited<ReturnType<typeof openStores>> | undefined;

@@ -5,6 +5,7 @@ import type { EventBus } from './bus/event-bus.js';
 import type { Cache, Locks } from './cache/types.js';
 import type { Clock } from './clock.js';
 import type { Database } from './db/client.js';
+import type { Logger } from './logger.js';
 
 export interface Platform {
   readonly config: Config;
@@ -16,4 +17,9 @@ export interface Platform {
   readonly clock: Clock;
   /** HMAC secret for tokens and the key source for encryption at rest. Never logged. */
   readonly secret: string;
+  /** The app's logger (level and redactions set once in `buildApp`): the one way a module logs. */
+  readonly log: Logger;
 }
+
+/** What the server (or a test) opens before the app exists; `buildApp` adds the app's logger. */
+export type PlatformStores = Omit<Platform, 'log'>;

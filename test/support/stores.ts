@@ -15,6 +15,7 @@ import { openStores } from '../../src/platform/cache/index.js';
 import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { Platform } from '../../src/platform/context.js';
 import { type Database, openDatabase } from '../../src/platform/db/client.js';
+import { silentLogger } from '../../src/platform/logger.js';
 import { seedPgliteDataDir } from './pglite-template.js';
 
 export const testDatabaseUrl = process.env.GAFFER_TEST_DATABASE_URL || undefined;
@@ -84,6 +85,8 @@ export async function createTestStores(): Promise<TestStores> {
         bus,
         clock,
         secret: 'test-secret-0123456789abcdef0123456789abcdef',
+        // Services built straight on the stores log nothing; buildApp hands modules the app's logger.
+        log: silentLogger,
         async close() {
           if (closed) return;
           closed = true;

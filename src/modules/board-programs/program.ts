@@ -4,6 +4,7 @@
  * cycle's record keeps, and the check a program definition must pass to be registered.
  */
 import type { Role } from '../../platform/http/auth/index.js';
+import type { PauseScope } from '../maintenance/index.js';
 import type { CycleTrigger } from './schema.js';
 
 /** What one cycle's sweep is handed: its abort signal and the counters of its record. */
@@ -40,8 +41,11 @@ export interface BoardProgram {
   sweep(cycle: CycleContext): Promise<void>;
 }
 
-/** The pause scopes that hold every board program: a sweep runs only while neither is paused. */
-export const HOLDING_SCOPES = ['board_programs', 'engines'] as const;
+/**
+ * The pause scopes that hold every board program, declared once: a sweep runs only while neither is
+ * paused, and a kill pause of either interrupts it (the loop's hold and tags come from this list).
+ */
+export const HOLDING_SCOPES: readonly PauseScope[] = ['board_programs', 'engines'];
 
 export const CYCLE_BOUNDS = {
   /** Error messages kept per cycle (the count goes on). */

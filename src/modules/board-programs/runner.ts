@@ -8,7 +8,9 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import { messageOf } from '../../platform/message-of.js';
 import type { Hold, Scheduler } from '../../platform/scheduler/types.js';
+import { type PauseScope, pausableLoop } from '../maintenance/index.js';
 import { CycleRecorder } from './cycle-recorder.js';
 import {
   type CycleRow,
@@ -27,7 +29,7 @@ export interface RunnerDeps {
   clock: Clock;
   scheduler: Pick<Scheduler, 'register' | 'runNow'>;
   /** The maintenance pause: null when none of `scopes` is paused. */
-  holdFor(scopes: readonly ('board_programs' | 'engines')[]): Promise<Hold | null>;
+  holdFor(scopes: readonly PauseScope[]): Promise<Hold | null>;
 }
 
 /** A program as the list shows it: its definition, whether it is on, its last cycle and any pause holding it. */
@@ -43,8 +45,6 @@ interface RunNowClaim {
   cycleId: string | null;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export class BoardProgramRunner {
   private readonly programs = new Map<string, BoardProgram>();
   private readonly runNowClaims = new Map<string, RunNowClaim>();
@@ -57,16 +57,20 @@ export class BoardProgramRunner {
     if (this.programs.has(program.key))
       throw new Error(`board program "${program.key}" is already registered`);
     this.programs.set(program.key, program);
-    this.deps.scheduler.register({
-      name: loopName(program.key),
-      intervalMs: program.intervalSeconds * 1000,
-      ...(program.firstRunAfterSeconds === undefined
-        ? {}
-        : { firstRunAfterMs: program.firstRunAfterSeconds * 1000 }),
-      tags: HOLDING_SCOPES,
-      hold: () => this.hold(),
-      run: (signal) => this.pass(program, signal),
-    });
+    this.deps.scheduler.register(
+      pausableLoop(
+        {
+          name: loopName(program.key),
+          intervalMs: program.intervalSeconds * 1000,
+          ...(program.firstRunAfterSeconds === undefined
+            ? {}
+            : { firstRunAfterMs: program.firstRunAfterSeconds * 1000 }),
+          pauseScopes: HOLDING_SCOPES,
+          run: (signal) => this.pass(program, signal),
+        },
+        this.deps.holdFor,
+      ),
+    );
   }
 
   /** The registered programs, in registration order. */

@@ -24,7 +24,6 @@ export function createChatRelayModule(platform: Platform, deps: ChatRelayDeps): 
   return {
     service,
     registerRoutes(app) {
-      service.useLogger(app.log);
       // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
       app.addHook('onClose', async () => service.idle());
       registerChatRelayRoutes(app, service);

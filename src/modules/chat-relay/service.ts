@@ -4,32 +4,26 @@
  * `telegram_enabled` flag is effective. A relay never fails or delays its producer: errors and
  * timeouts are logged (without the token) and swallowed. `idle()` resolves once in-flight sends settle.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import type { Logger } from '../../platform/logger.js';
 import type { FeatureFlags } from '../settings/index.js';
 import { credentialsChange } from './credential-rules.js';
 import { CredentialsStore } from './credentials-store.js';
 import { scrub, sendTelegramMessage } from './telegram-client.js';
 import { type RelayedNotification, telegramText } from './telegram-message.js';
 
-/** Logs nothing until the app hands its logger over. */
-const silentLog = { warn() {}, debug() {} } as unknown as Pick<FastifyBaseLogger, 'warn' | 'debug'>;
-
 export class ChatRelayService {
   private readonly credentials: CredentialsStore;
   private readonly inFlight = new Set<Promise<void>>();
-  private log: Pick<FastifyBaseLogger, 'warn' | 'debug'> = silentLog;
+  /** Where relay failures are logged (the platform's logger). */
+  private readonly log: Pick<Logger, 'warn' | 'debug'>;
 
   constructor(
     private readonly platform: Platform,
     private readonly flags: Pick<FeatureFlags, 'isEnabled'>,
   ) {
     this.credentials = new CredentialsStore(platform.database.db, platform.clock, platform.secret);
-  }
-
-  /** Where relay failures are logged (the app logger, handed over when routes are registered). */
-  useLogger(log: Pick<FastifyBaseLogger, 'warn' | 'debug'>): void {
-    this.log = log;
+    this.log = platform.log;
   }
 
   /** Whether both credentials are set. */

@@ -9,9 +9,15 @@
  */
 import type { Clock } from '../../platform/clock.js';
 import type { Hold, PassOutcome, Scheduler } from '../../platform/scheduler/index.js';
+import { type PauseScope, pausableLoop } from '../maintenance/index.js';
 import { dispatchPass, type PassDeps, type PassSummary } from './pass.js';
 
 export const DISPATCH_LOOP = 'dispatch.tick';
+/**
+ * The pause scopes that hold the dispatcher, declared once: the loop's hold and tags, the spawn
+ * refusal and the kill of running agents on a kill pause all follow from this list.
+ */
+export const DISPATCH_PAUSE_SCOPES: readonly PauseScope[] = ['dispatch'];
 /** How often, and how far apart, a wake retries a run-now that found the loop busy. */
 const BUSY_RETRIES = 40;
 const BUSY_RETRY_MS = 25;
@@ -21,7 +27,8 @@ const MAX_BACKOFF_MS = 15 * 60_000;
 export interface DispatcherDeps {
   scheduler: Scheduler;
   clock: Clock;
-  hold: () => Promise<Hold | null>;
+  /** The maintenance pause: null when none of `scopes` is paused. */
+  holdFor(scopes: readonly PauseScope[]): Promise<Hold | null>;
   tickIntervalSeconds: number;
   manualStopHoldSeconds: number;
   /** The pass's dependencies, less what the dispatcher supplies itself. */
@@ -51,13 +58,22 @@ export class Dispatcher {
 
   /** Registers the loop (its first pass one interval after start; wakes run sooner). */
   register(): void {
-    this.deps.scheduler.register({
-      name: DISPATCH_LOOP,
-      intervalMs: this.deps.tickIntervalSeconds * 1000,
-      tags: ['dispatch'],
-      hold: this.deps.hold,
-      run: (signal) => this.pass(signal),
-    });
+    this.deps.scheduler.register(
+      pausableLoop(
+        {
+          name: DISPATCH_LOOP,
+          intervalMs: this.deps.tickIntervalSeconds * 1000,
+          pauseScopes: DISPATCH_PAUSE_SCOPES,
+          run: (signal) => this.pass(signal),
+        },
+        (scopes) => this.deps.holdFor(scopes),
+      ),
+    );
+  }
+
+  /** Null while none of the dispatcher's pause scopes is paused, else the pause holding it. */
+  hold(): Promise<Hold | null> {
+    return this.deps.holdFor(DISPATCH_PAUSE_SCOPES);
   }
 
   /** Asks for a pass soon; coalesced with the passes already asked for. */
@@ -173,7 +189,7 @@ export class Dispatcher {
       wakes: this.#wakes,
       passes: this.#passes,
       lastPass: this.#lastPass,
-      held: await this.deps.hold().catch((error: Error) => ({ reason: error.message, interrupt: false })),
+      held: await this.hold().catch((error: Error) => ({ reason: error.message, interrupt: false })),
       heldAgents,
     };
   }

@@ -9,6 +9,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError } from '../../platform/http/errors.js';
+import { messageOf } from '../../platform/message-of.js';
 import type { AgentsService } from '../agents/index.js';
 import type { TaskStatus } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
@@ -64,12 +65,9 @@ export interface PassDeps {
   spawnSucceeded(agentId: string): void;
 }
 
-const messageOf = (error: unknown) =>
-  error instanceof AppError
-    ? `${error.code}: ${error.message}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
+/** A failure as recorded for a spawn: an AppError's code before its message. */
+const failureText = (error: unknown) =>
+  error instanceof AppError ? `${error.code}: ${error.message}` : messageOf(error);
 
 export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise<PassSummary> {
   const startedAt = deps.clock.now();
@@ -134,7 +132,7 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     try {
       await dispatchRoute(deps, route as Route & { task: Candidate }, summary, skip, signal);
     } catch (error) {
-      summary.errors.push({ task_id: route.task.id, agent_id: route.agent.id, message: messageOf(error) });
+      summary.errors.push({ task_id: route.task.id, agent_id: route.agent.id, message: failureText(error) });
     }
   }
   summary.finished_at = deps.clock.now().toISOString();
@@ -162,7 +160,7 @@ async function dispatchRoute(
   } catch (error) {
     return skip({
       task_id: task.id,
-      reason: `could not ${route.prepare.replaceAll('_', ' ')}: ${messageOf(error)}`,
+      reason: `could not ${route.prepare.replaceAll('_', ' ')}: ${failureText(error)}`,
     });
   }
   try {
@@ -187,7 +185,7 @@ async function dispatchRoute(
     });
   } catch (error) {
     deps.spawnFailed(agent.id);
-    summary.errors.push({ task_id: task.id, agent_id: agent.id, message: messageOf(error) });
+    summary.errors.push({ task_id: task.id, agent_id: agent.id, message: failureText(error) });
   }
 }
 

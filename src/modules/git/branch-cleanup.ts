@@ -10,6 +10,7 @@ import { and, asc, eq, inArray, isNotNull, notInArray, type SQL, sql } from 'dri
 import type { Db } from '../../platform/db/client.js';
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { forbidden, unprocessable } from '../../platform/http/errors.js';
+import { messageOf } from '../../platform/message-of.js';
 import { TERMINAL_STATES } from '../lifecycle/index.js';
 import type { ProjectRow } from '../projects/index.js';
 import { type TaskRow, tasks } from '../tasks/index.js';
@@ -98,7 +99,7 @@ export class BranchCleanup {
         taskId: task.id,
         branch: task.branchName,
         reason: 'delete_failed',
-        detail: messageOf(error),
+        detail: messageOf(error, 500),
       });
       return;
     }
@@ -110,7 +111,7 @@ export class BranchCleanup {
     try {
       entry.worktreesRemoved = (await this.deps.workspaces.cleanupTask(task, project)).length;
     } catch (error) {
-      entry.localError = messageOf(error);
+      entry.localError = messageOf(error, 500);
     }
     outcome.deleted.push(entry);
   }
@@ -181,8 +182,4 @@ export class BranchCleanup {
 
 function cursorOf(task: Candidate): CleanupCursor {
   return { updatedAt: task.cursorAt, id: task.id };
-}
-
-function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 500);
 }

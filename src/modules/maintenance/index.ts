@@ -3,7 +3,8 @@
  * drain or kill, stored in the settings store, expiring on their own. Its outside face: the
  * service, `holdFor` (what scheduler loops consult before every pass), `onChange` (every replica
  * hears every pause and resume, through the bus) and the /api/maintenance-pause routes.
- * A kill pause interrupts the in-flight scheduler passes tagged with its scope on every replica;
+ * A scheduler loop declares the scopes that hold it once (`pausableLoop`: its hold and its tags
+ * follow); a kill pause interrupts the in-flight passes tagged with its scope on every replica;
  * its effect on running agent processes belongs to the dispatcher, which subscribes with `onChange`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,8 @@ import { describePause, type PauseRow, type PauseScope } from './pause-rules.js'
 import { registerMaintenancePauseRoutes } from './routes.js';
 import { MaintenancePauseService } from './service.js';
 
+export type { MaintenancePauseChanged } from './events.js';
+export { type PausableLoop, pausableLoop } from './pausable-loop.js';
 export {
   DEFAULT_PAUSE_HOURS,
   describePause,
@@ -51,7 +54,12 @@ export interface MaintenanceDeps {
 }
 
 export function createMaintenanceModule(platform: Platform, deps: MaintenanceDeps): MaintenanceModule {
-  const service = new MaintenancePauseService(deps.settings.service, platform.clock, platform.bus);
+  const service = new MaintenancePauseService(
+    deps.settings.service,
+    platform.clock,
+    platform.bus,
+    platform.log,
+  );
   const onChange: MaintenanceModule['onChange'] = (listener) =>
     platform.bus.subscribe('MAINTENANCE_PAUSE_CHANGED', (event) => listener(event.data));
   const stopInterrupting = onChange((row) => {
@@ -62,7 +70,6 @@ export function createMaintenanceModule(platform: Platform, deps: MaintenanceDep
     holdFor: (scopes) => service.holdFor(scopes),
     onChange,
     registerRoutes(app) {
-      service.useLogger(app.log);
       app.addHook('onClose', async () => stopInterrupting());
       registerMaintenancePauseRoutes(app, service);
     },

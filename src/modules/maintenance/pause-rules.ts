@@ -5,7 +5,7 @@
  * and the words a hold, a log line or a refused run-now use to name a pause.
  */
 import type { SettingValue } from '../settings/index.js';
-import type { MaintenancePauseChanged } from '../streams/index.js';
+import type { MaintenancePauseChanged } from './events.js';
 
 export const PAUSE_SCOPES = ['dispatch', 'board_programs', 'engines'] as const;
 export type PauseScope = (typeof PAUSE_SCOPES)[number];

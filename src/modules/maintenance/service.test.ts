@@ -29,7 +29,8 @@ describe('MaintenancePauseService', () => {
     await stores.dispose();
   });
 
-  const serviceOn = (store: PauseRecordStore) => new MaintenancePauseService(store, clock, platform.bus);
+  const serviceOn = (store: PauseRecordStore) =>
+    new MaintenancePauseService(store, clock, platform.bus, platform.log);
 
   it('pauses with the default expiry, publishes the row, and resumes idempotently', async () => {
     const service = serviceOn(settings.service);

@@ -5,10 +5,10 @@
  * publishes `MAINTENANCE_PAUSE_CHANGED` after every pause and resume, and answers the scheduler's
  * question "may this loop run now?" as a Hold.
  */
-import type { FastifyBaseLogger } from 'fastify';
 import type { EventBus } from '../../platform/bus/index.js';
 import type { Clock } from '../../platform/clock.js';
 import { unprocessable } from '../../platform/http/errors.js';
+import type { Logger } from '../../platform/logger.js';
 import type { Hold } from '../../platform/scheduler/types.js';
 import { safeFailureMessage } from '../../platform/store-errors.js';
 import {
@@ -42,26 +42,17 @@ export interface PauseRequest {
   expires_at?: string | undefined;
 }
 
-type Log = Pick<FastifyBaseLogger, 'warn'>;
-
-/** Logs nothing until the app hands its logger over. */
-const silentLog: Log = { warn() {} } as unknown as Log;
-
 export class MaintenancePauseService {
   /** Per scope: the first failed read since the last good one (this process only). */
   private readonly degradedSince = new Map<PauseScope, Date>();
-  private log: Log = silentLog;
 
   constructor(
     private readonly store: PauseRecordStore,
     private readonly clock: Clock,
     private readonly bus: EventBus,
+    /** Where failed reads and publications are logged (the platform's logger). */
+    private readonly log: Pick<Logger, 'warn'>,
   ) {}
-
-  /** Where failed reads and publications are logged (the app logger, handed over with the routes). */
-  useLogger(log: Log): void {
-    this.log = log;
-  }
 
   /** The scope's state now. Never throws: a failed read is `unreadable`, which counts as paused. */
   async state(scope: PauseScope): Promise<PauseState> {

@@ -9,6 +9,7 @@ import { registerNotificationRoutes } from './routes.js';
 import { NotificationsService } from './service.js';
 import { scheduleNotificationSweep } from './sweeper.js';
 
+export type { NotificationAcked, NotificationSent } from './events.js';
 export { type PendingSummary, pendingSummarySql } from './pending-summary.js';
 export {
   isAckRequired,

@@ -35,6 +35,7 @@ export type {
   StopOptions,
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
+export type { AgentLifecycle, AgentOutput } from './events.js';
 export { DEFAULT_KILL_GRACE_SECONDS, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
@@ -97,6 +98,7 @@ export function createRuntimeModule(
     bus: platform.bus,
     store,
     clock: platform.clock,
+    log: platform.log,
     maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
     ...(options.vouchIntervalMs ? { vouchIntervalMs: options.vouchIntervalMs } : {}),
   });
@@ -139,7 +141,6 @@ export function createRuntimeModule(
     transcripts,
     pruneTranscripts: prune,
     registerRoutes(app) {
-      supervisor.log ??= app.log;
       app.addHook('onClose', async () => supervisor.close());
       registerTranscriptRoutes(app, transcripts);
     },

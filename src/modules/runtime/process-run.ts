@@ -4,9 +4,10 @@
  * at once), and when the leader ends kills whatever of the group is left, waits for the output to
  * drain, removes the run's files and reports how it ended.
  */
+
+import { type GroupLeader, type GroupStop, signalGroup, stopGroup } from '../../platform/process/index.js';
 import type { ExitInfo, RunIo, RunningAgent, RunOutcome, SpawnSpec, StopOptions } from './contract.js';
 import { LineChunker } from './output-chunker.js';
-import { type GroupLeader, signalGroup } from './process-group.js';
 
 /** Longest wait for the output pipes to close after the group is gone (a grandchild that escaped the group). */
 const DRAIN_LIMIT_MS = 5_000;
@@ -36,7 +37,7 @@ export class ProcessRun implements RunningAgent {
 
   private requested: 'graceful' | 'kill' | null = null;
   private escalatedAfter: number | null = null;
-  private graceTimer: NodeJS.Timeout | null = null;
+  private graceful: GroupStop | null = null;
   private leaderGone = false;
   private lastStderrLine: string | null = null;
 
@@ -61,7 +62,7 @@ export class ProcessRun implements RunningAgent {
       child.once('exit', (code, signal) => resolve({ code, signal })),
     ).then(async ({ code, signal }) => {
       this.leaderGone = true;
-      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.graceful?.cancel();
       // Whatever the agent left running in its group goes with it.
       signalGroup(this.pid, 'SIGKILL');
       await drained(closed, child);
@@ -76,17 +77,14 @@ export class ProcessRun implements RunningAgent {
     if (this.leaderGone) return this.exited;
     if (!options.graceful) {
       this.requested = 'kill';
-      if (this.graceTimer) clearTimeout(this.graceTimer);
+      this.graceful?.cancel();
       signalGroup(this.pid, 'SIGKILL');
     } else if (this.requested === null) {
       this.requested = 'graceful';
       const grace = options.graceSeconds ?? this.options.graceSeconds;
-      signalGroup(this.pid, 'SIGTERM');
-      this.graceTimer = setTimeout(() => {
-        if (this.leaderGone) return;
+      this.graceful = stopGroup(this.pid, grace * 1000, () => {
         this.escalatedAfter = grace;
-        signalGroup(this.pid, 'SIGKILL');
-      }, grace * 1000);
+      });
     }
     return this.exited;
   }

@@ -6,10 +6,10 @@
  */
 import { stat } from 'node:fs/promises';
 import { AppError } from '../../platform/http/errors.js';
+import { ProcessStartError, startProcessGroup } from '../../platform/process/index.js';
 import { agentEnvironment, MCP_ENV_NAMES } from './agent-env.js';
 import { type PlaceholderValues, parseCommandTemplate, renderArgv, renderEnv } from './command-template.js';
 import type { AgentRuntime, RunIo, RunningAgent, SpawnSpec } from './contract.js';
-import { ProcessStartError, startProcessGroup } from './process-group.js';
 import { ProcessRun } from './process-run.js';
 import { type ProviderCommand, type ProviderSetting, resolveProviders } from './providers.js';
 import { defaultGafferCommand, mcpConfigDocument, mcpServerFor, writeRunFiles } from './run-files.js';

@@ -6,8 +6,8 @@
  */
 import type { EventBus } from '../../platform/bus/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { AgentLifecycle } from '../streams/index.js';
 import type { OutputStream } from './contract.js';
+import type { AgentLifecycle } from './events.js';
 import type { TranscriptChunk, TranscriptStore, TranscriptStream } from './transcript-store.js';
 
 export type LifecycleEvent =

@@ -1,9 +1,10 @@
 /**
  * The bridge table: for each bridged event type, the socket channel it goes to and the frame the
- * sockets receive. One place, pure functions only, so every mapping is unit-tested on its own.
+ * sockets receive. The events and their payloads are declared by the modules that raise them
+ * (`<module>/events.ts`, merged into the bus's EventMap); an event with no row here (TASK_CHANGED)
+ * is internal. One place, pure functions only, so every mapping is unit-tested on its own.
  */
-import type { BusEvent, EventMap, EventOf } from '../../platform/bus/index.js';
-import './events.js';
+import type { BusEvent, EventMap, EventOf, EventType } from '../../platform/bus/index.js';
 
 /** A set of sockets that receive the same frames: the system stream, one agent's, one inbox. */
 export type Channel = 'system' | `agents:${string}` | `notifications:${string}`;
@@ -81,23 +82,10 @@ export const BRIDGE = {
   AGENT_OUTPUT: { channel: toAgent, frame: plainFrame },
   MAINTENANCE_PAUSE_CHANGED: { channel: toSystem, frame: plainFrame },
   TASK_CHANGED: { channel: toSystem, frame: plainFrame },
-} satisfies { [K in BridgedEvent]: BridgeEntry<K> };
+} satisfies { [K in EventType]?: BridgeEntry<K> };
 
-export type BridgedEvent =
-  | 'RATE_LIMIT_HIT'
-  | 'RATE_LIMIT_LIFTED'
-  | 'USAGE_SNAPSHOT'
-  | 'A2A_MESSAGE_SENT'
-  | 'NOTIFICATION_SENT'
-  | 'NOTIFICATION_ACKED'
-  | 'AGENT_SPAWNED'
-  | 'AGENT_STOPPED'
-  | 'AGENT_WAITING'
-  | 'AGENT_RESUMED'
-  | 'AGENT_ERROR'
-  | 'AGENT_OUTPUT'
-  | 'MAINTENANCE_PAUSE_CHANGED'
-  | 'TASK_CHANGED';
+/** The events the streams forward: the rows of the bridge table. */
+export type BridgedEvent = keyof typeof BRIDGE;
 
 /** Where an event goes and what is sent, or null for an event the streams do not carry. */
 export function routeEvent(event: BusEvent): { channel: Channel; frame: Frame } | null {

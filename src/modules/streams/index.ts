@@ -1,4 +1,8 @@
-/** Live streams: the WebSocket endpoints and the bridge forwarding bus events to them. */
+/**
+ * Live streams: the WebSocket endpoints and the bridge forwarding bus events to them. The events
+ * are declared by the modules that raise them (their `events.ts`); the bridge table (frames.ts)
+ * says which socket each forwarded event goes to.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import { startBridge } from './bridge.js';
@@ -7,7 +11,6 @@ import { registerStreamRoutes } from './routes.js';
 import { StreamsService } from './service.js';
 
 export type { StreamsDeps } from './deps.js';
-export type { AgentLifecycle, MaintenancePauseChanged } from './events.js';
 export { BRIDGE, type BridgedEvent, bodyExcerpt, EXCERPT_LIMIT } from './frames.js';
 export { type Endpoint, StreamsService } from './service.js';
 

@@ -4,6 +4,7 @@ import type { Platform } from '../../platform/context.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import { registerOrchestratorRoutes } from './routes.js';
 
+export type { RateLimitHit, RateLimitLifted } from './events.js';
 export interface SystemModule {
   registerRoutes(app: FastifyInstance): void;
 }

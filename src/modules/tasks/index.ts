@@ -11,6 +11,7 @@ import type { ProjectsModule } from '../projects/index.js';
 import { registerTaskRoutes } from './routes.js';
 import { TasksService } from './service.js';
 
+export type { TaskChanged } from './events.js';
 export type { TaskEventView } from './queries.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';

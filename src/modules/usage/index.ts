@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import { UsageService } from './service.js';
 
+export type { UsageSnapshot } from './events.js';
 export { type MonthWindow, monthKey, monthWindow } from './month.js';
 export { usageRecords } from './schema.js';
 export { type UsageInput, type UsageRow, UsageService } from './service.js';

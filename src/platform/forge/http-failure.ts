@@ -3,6 +3,8 @@
  * Gitea client, telling transport failures (retryable) from answers, and turning what is left into
  * a ForgeError with a stable code. Tokens never reach a message: only the server's own words do.
  */
+
+import { messageOf } from '../message-of.js';
 import type { TransportFailure } from './retry.js';
 import { ForgeError } from './types.js';
 
@@ -63,7 +65,7 @@ export function forgeErrorFor(error: unknown): ForgeError {
   if (error instanceof ForgeError) return error;
   const answer = httpAnswerOf(error);
   if (!answer) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     return new ForgeError('unavailable', `the forge request failed: ${message}`);
   }
   const { status, message } = answer;

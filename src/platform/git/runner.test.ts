@@ -2,10 +2,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processGroupAlive } from '../process/group.js';
 import { buildGitEnv } from './env.js';
 import { GitError, scrubSecrets, secretForms } from './errors.js';
 import { cloneRepo, initRepo, openRepo } from './repo.js';
-import { GitRunner, processGroupAlive } from './runner.js';
+import { GitRunner } from './runner.js';
 import { recordingRunner, startSilentServer, tempDirs } from './test-support.js';
 
 const dirs = tempDirs();

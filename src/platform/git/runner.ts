@@ -5,10 +5,9 @@
  * returned promise settles only once they are gone. Failures become a GitError whose stderr and
  * argv are scrubbed of the call's credentials.
  */
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { groupGone, killGroup, spawnGroup } from '../process/group.js';
 import { authSecrets, buildGitEnv, type GitAuth, type GitIdentity } from './env.js';
 import { GitError, type GitFailure, scrubSecrets } from './errors.js';
 
@@ -61,6 +60,8 @@ export interface GitRunnerOptions {
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_MAX_BUFFER = 64 * 1024 * 1024;
+/** Longest wait, after a kill, for git's helpers to be gone. */
+const GROUP_GONE_LIMIT_MS = 2_000;
 
 export class GitRunner {
   readonly home: string;
@@ -100,16 +101,9 @@ export class GitRunner {
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let stdoutBytes = 0;
-      // spawn with an argv array and no shell (as execFile does), but detached, so git leads a
-      // process group of its own that an abort can kill whole; execFile cannot detach.
-      const child = spawn(this.binary, [...args], {
-        cwd: options.cwd,
-        env,
-        shell: false,
-        detached: true,
-        windowsHide: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      // an argv array and no shell (as execFile does), but git leads a process group of its own
+      // that an abort can kill whole; execFile cannot detach.
+      const child = spawnGroup(this.binary, args, { cwd: options.cwd, env });
       const stop = (why: 'aborted' | 'timeout' | 'output_too_large') => {
         ended ??= why;
         killGroup(child.pid);
@@ -133,7 +127,7 @@ export class GitRunner {
       });
       child.on('close', async (code) => {
         clearTimeout(timer);
-        if (ended) await groupGone(child.pid);
+        if (ended) await groupGone(child.pid, GROUP_GONE_LIMIT_MS);
         options.signal?.removeEventListener('abort', onAbort);
         const errorText = scrubSecrets(Buffer.concat(stderr).toString('utf8'), secrets).trim();
         const fail = (failure: GitFailure, message: string, exitCode: number | null = code) =>
@@ -161,51 +155,5 @@ export class GitRunner {
   async text(args: readonly string[], options: GitRunOptions): Promise<string> {
     const result = await this.run(args, options);
     return result.stdout.toString('utf8').trimEnd();
-  }
-}
-
-/** Waits (briefly) until no process of the group is left, so a caller may remove its directories. */
-async function groupGone(pid: number | undefined, timeoutMs = 2_000): Promise<void> {
-  if (!pid) return;
-  const until = Date.now() + timeoutMs;
-  while (processGroupAlive(pid) && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/**
- * Whether any process of group `pgid` still runs. Zombies (dead, waiting to be reaped by init) do
- * not count: they hold no files. Reads /proc where there is one, else asks kill(-pgid, 0).
- */
-export function processGroupAlive(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  return entries.some((name) => {
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(group) === pgid && state !== 'Z' && state !== 'X';
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** SIGKILL to git's whole process group (it leads one: detached). */
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
   }
 }

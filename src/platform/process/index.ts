@@ -1,8 +1,23 @@
 /**
- * Running non-git programs (package managers, project scripts): argv only, never a shell, a
- * caller-built environment, a timeout, an AbortSignal, process-group kill and bounded output.
- * The git CLI has its own runner in `platform/git`.
+ * Running programs: the one process-group wrapper (group.ts: spawn as a group leader, no shell;
+ * SIGTERM, grace, SIGKILL to the whole group; wait until the group is gone), used by the git
+ * runner (`platform/git`), the agent runtime and `runCommand` (non-git programs: a caller-built
+ * environment, a timeout, an AbortSignal and bounded output).
  */
+export {
+  type GroupLeader,
+  type GroupSpawnOptions,
+  type GroupStop,
+  groupGone,
+  killGroup,
+  type PipedGroupLeader,
+  ProcessStartError,
+  processGroupAlive,
+  signalGroup,
+  spawnGroup,
+  startProcessGroup,
+  stopGroup,
+} from './group.js';
 export {
   CommandError,
   type CommandFailure,

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { processGroupAlive } from '../git/runner.js';
+import { processGroupAlive } from './group.js';
 import { CommandError, runCommand, TailBuffer } from './run-command.js';
 
 const NODE = process.execPath;

@@ -6,8 +6,7 @@
  * once no process of the group is left, so the caller may remove the directory it ran in.
  * Output is kept, bounded: the last `maxOutputBytes` of each stream (where errors usually are).
  */
-import { spawn } from 'node:child_process';
-import { processGroupAlive } from '../git/runner.js';
+import { groupGone, killGroup, spawnGroup } from './group.js';
 
 export interface CommandOptions {
   cwd: string;
@@ -81,14 +80,7 @@ export function runCommand(argv: readonly string[], options: CommandOptions): Pr
     const stderr = new TailBuffer(limit);
     let ended: 'timeout' | 'aborted' | null = null;
     let settled = false;
-    const child = spawn(program, args, {
-      cwd: options.cwd,
-      env: { ...options.env },
-      shell: false,
-      detached: true,
-      windowsHide: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnGroup(program, args, { cwd: options.cwd, env: options.env, stdin: 'ignore' });
     const stop = (why: 'timeout' | 'aborted') => {
       ended ??= why;
       killGroup(child.pid);
@@ -118,7 +110,7 @@ export function runCommand(argv: readonly string[], options: CommandOptions): Pr
       await Promise.race([closed, delay(DRAIN_LIMIT_MS)]);
       child.stdout.destroy();
       child.stderr.destroy();
-      await groupGone(child.pid);
+      await groupGone(child.pid, GROUP_GONE_LIMIT_MS);
       const errorText = stderr.text();
       const seconds = `${Number((options.timeoutMs / 1000).toFixed(3))} s`;
       settle(() => {
@@ -167,21 +159,6 @@ export class TailBuffer {
   text(): string {
     return Buffer.concat(this.chunks).toString('utf8');
   }
-}
-
-function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-async function groupGone(pid: number | undefined): Promise<void> {
-  if (!pid) return;
-  const until = Date.now() + GROUP_GONE_LIMIT_MS;
-  while (processGroupAlive(pid) && Date.now() < until) await delay(10);
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

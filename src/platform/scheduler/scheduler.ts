@@ -11,6 +11,7 @@
  */
 import type { Locks } from '../cache/types.js';
 import type { Db } from '../db/client.js';
+import { messageOf } from '../message-of.js';
 import { claimTick, markStarted, readRunRecords, recordFailure, recordSuccess } from './run-record.js';
 import type { Hold, LoopDefinition, LoopStatus, PassOutcome, Scheduler } from './types.js';
 
@@ -199,8 +200,4 @@ class IntervalScheduler implements Scheduler {
       return { reason: `the hold check failed: ${messageOf(error)}`, interrupt: false };
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

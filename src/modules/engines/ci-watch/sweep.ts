@@ -7,6 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { mapBounded } from '../../../platform/bounded-pool.js';
 import type { CiStatus } from '../../../platform/forge/index.js';
+import { messageOf } from '../../../platform/message-of.js';
 import { isDeliveryCell } from '../../agents/index.js';
 import type { CycleContext } from '../../board-programs/index.js';
 import { projects } from '../../projects/index.js';
@@ -17,8 +18,6 @@ import { cellPmNotice, fixTaskText, isRed } from './fix-task.js';
 import { type WatchedProject, type WatchTarget, watchTargets } from './watch-set.js';
 
 export const CI_WATCH_SOURCE = 'ci_watch';
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function ciWatchSweep(deps: EngineDeps, cycle: CycleContext): Promise<void> {
   const { config } = deps;

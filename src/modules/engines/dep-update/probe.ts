@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cloneRepo, type GitRepo, GitRunner, gitRaw, openRepo } from '../../../platform/git/index.js';
+import { messageOf } from '../../../platform/message-of.js';
 import { CommandError, type CommandResult, runCommand } from '../../../platform/process/index.js';
 import { type LockfileChange, lockfileChanges, parseNumstat, parseStatus } from './changes.js';
 import { inferLockfiles } from './lockfiles.js';
@@ -174,7 +175,7 @@ async function readChanges(
 /** The error to throw: the abort itself when the cycle was aborted, else a ProbeError saying what failed. */
 function failure(signal: AbortSignal, error: unknown, what: string): Error {
   if (signal.aborted) return signal.reason instanceof Error ? signal.reason : new Error('aborted');
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return new ProbeError(`${what}: ${message}`);
 }
 

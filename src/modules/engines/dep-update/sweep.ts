@@ -6,6 +6,7 @@
  * the cycle); the sweep goes on with the next target. An abort stops it at once.
  */
 import { and, eq, isNotNull } from 'drizzle-orm';
+import { messageOf } from '../../../platform/message-of.js';
 import type { CycleContext } from '../../board-programs/index.js';
 import { projects } from '../../projects/index.js';
 import { splitShellWords } from '../../runtime/index.js';
@@ -19,8 +20,6 @@ import { type DepUpdateProject, type DepUpdateTarget, depUpdateTargets } from '.
 import { updateTaskText } from './update-task.js';
 
 export const DEP_UPDATE_SOURCE = 'dep_update';
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function depUpdateSweep(deps: EngineDeps, cycle: CycleContext): Promise<void> {
   const { config } = deps;

@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Lease } from '../../../platform/cache/types.js';
 import { conflict, notFound, storeUnavailable, unprocessable } from '../../../platform/http/errors.js';
+import { messageOf } from '../../../platform/message-of.js';
 import { unreachableStore } from '../../../platform/store-errors.js';
 import { type Actor, SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
@@ -45,8 +46,6 @@ interface Running {
   controller: AbortController;
   done: Promise<void>;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const inFlight = () =>
   conflict(

@@ -15,6 +15,7 @@
 import { rm } from 'node:fs/promises';
 import { type Forge, ForgeError } from '../../../platform/forge/index.js';
 import { type GitAuth, type GitIdentity, type GitRunner, resolveRef } from '../../../platform/git/index.js';
+import { messageOf } from '../../../platform/message-of.js';
 import { effectiveLadder, type LadderRung } from '../../projects/index.js';
 import { waitForCommitCi } from './ci-wait.js';
 import type { ExecuteStatus, ExecuteStep } from './execution-state.js';
@@ -59,8 +60,6 @@ export interface ExecutorDeps {
   /** Records the step reached (and the release commit once made). */
   progress(step: ExecuteStep, detail: string, facts?: { commitSha?: string }): Promise<void>;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const outcome = (
   status: ExecuteOutcome['status'],

@@ -4,6 +4,7 @@
  * unknown; anything else is red. Only green lets a proposal open or a release commit be made.
  */
 import type { CiConclusion, CiStatus, Forge } from '../../../platform/forge/index.js';
+import { messageOf } from '../../../platform/message-of.js';
 
 export type GateState = 'green' | 'red' | 'pending' | 'unknown';
 
@@ -35,8 +36,6 @@ export function verdictOf(what: string, sha: string, status: CiStatus): GateVerd
     detail: state === 'green' ? '' : `CI of ${what} at ${sha.slice(0, 8)} is ${status.conclusion}${runs}`,
   };
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The CI verdict of one commit; a provider error reads as unknown (never green), unless aborted. */
 export async function commitGate(

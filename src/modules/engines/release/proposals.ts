@@ -7,6 +7,7 @@
 import { and, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../../../platform/db/client.js';
 import type { Team } from '../../../platform/http/auth/identity.js';
+import { messageOf } from '../../../platform/message-of.js';
 import { TERMINAL_STATES } from '../../lifecycle/index.js';
 import { SYSTEM_ACTOR, tasks } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
@@ -82,7 +83,7 @@ export async function openReleaseProposal(
   );
   const notifyError = await notifyCeo(deps, task.id, report).then(
     () => null,
-    (error: unknown) => `the CEO was not notified: ${error instanceof Error ? error.message : String(error)}`,
+    (error: unknown) => `the CEO was not notified: ${messageOf(error)}`,
   );
   return { opened: true, taskId: task.id, notifyError };
 }

@@ -4,6 +4,8 @@
  * readiness checkout to the head rung's tip, gather the snapshot, read the gate (the head rung's CI
  * on that tip commit), assess, and open a held proposal when the gate is green and the threshold met.
  */
+
+import { messageOf } from '../../../platform/message-of.js';
 import type { CycleContext } from '../../board-programs/index.js';
 import { effectiveLadder, type ProjectRow } from '../../projects/index.js';
 import type { EngineDeps } from '../deps.js';
@@ -20,8 +22,6 @@ export interface ReadinessNote {
   proposed: boolean;
   reason: string;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function releaseReadinessSweep(
   deps: EngineDeps,

@@ -9,6 +9,7 @@ import { openTestDatabase } from '../../../../test/support/stores.js';
 import { type Config, configWith } from '../../../config.js';
 import { type Clock, systemClock } from '../../clock.js';
 import type { Platform } from '../../context.js';
+import { silentLogger } from '../../logger.js';
 import { registerConventions } from '../conventions.js';
 import { registerOpenApi } from '../openapi.js';
 import { validatorCompiler } from '../validation.js';
@@ -42,6 +43,7 @@ export async function startAuthTestApp(
     bus: undefined as never,
     clock: options.clock ?? systemClock,
     secret: TEST_SECRET,
+    log: silentLogger,
   };
   const app = Fastify({
     logger: options.logStream ? { level: 'trace', stream: options.logStream } : false,

@@ -1,0 +1,150 @@
+/**
+ * The dispatch module's wiring: builds the dispatcher, the respawn breaker and the spawner,
+ * registers the loops (`dispatch.tick`, held by DISPATCH_PAUSE_SCOPES; the stale-claim reaper and
+ * the budget sweep, never held), wakes the dispatcher on task events and agent runs ending, and
+ * on a kill pause of its scope stops this replica's running agents (their claims back to pending,
+ * owners kept). `close()` undoes the subscriptions.
+ */
+import type { Platform } from '../../platform/context.js';
+import { RespawnTracker } from './breaker.js';
+import { budgetSweep } from './budget-sweep.js';
+import type { DispatchDeps } from './deps.js';
+import { DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
+import { killRunningAgents } from './kill-switch.js';
+import { type DispatchOptions, resolveDispatchOptions } from './options.js';
+import { type LoopReports, Orchestrator } from './orchestrator.js';
+import { reapStaleClaims } from './reaper.js';
+import { AgentSpawner } from './spawner.js';
+
+export const REAPER_LOOP = 'dispatch.reaper';
+export const BUDGET_LOOP = 'dispatch.budget';
+
+/** Bus events that wake the dispatcher: every task event, and an agent run ending (its agent is free). */
+const isWakeEvent = (type: string) =>
+  type.startsWith('TASK_') || type === 'AGENT_STOPPED' || type === 'AGENT_ERROR';
+
+export interface DispatchWiring {
+  dispatcher: Dispatcher;
+  orchestrator: Orchestrator;
+  /** Stops the dispatcher and drops the bus and pause subscriptions (at app close). */
+  close(): void;
+}
+
+export function wireDispatch(
+  platform: Platform,
+  deps: DispatchDeps,
+  dispatchOptions: DispatchOptions = {},
+): DispatchWiring {
+  const options = resolveDispatchOptions(platform.config, dispatchOptions);
+  const { db } = platform.database;
+  const { clock } = platform;
+  const supervisor = deps.runtime.supervisor;
+  const tasks = deps.tasks.service;
+  const notifications = deps.notifications.service;
+  const tracker = new RespawnTracker(db);
+  const spawner = new AgentSpawner({
+    db,
+    clock,
+    secret: platform.secret,
+    supervisor,
+    workspaces: deps.workspaces.service,
+    projects: deps.projects.service,
+    settings: options.spawn,
+  });
+  const dispatcher = new Dispatcher({
+    scheduler: deps.scheduler,
+    clock,
+    holdFor: (scopes) => deps.maintenance.holdFor(scopes),
+    tickIntervalSeconds: options.tickIntervalSeconds,
+    manualStopHoldSeconds: options.manualStopHoldSeconds,
+    pass: {
+      db,
+      clock,
+      tasks,
+      agents: deps.agents.service,
+      notifications,
+      usage: deps.usage.service,
+      spawner,
+      tracker,
+      respawnLimit: options.respawnLimit,
+      rootGateReviewer: options.rootGateReviewer,
+      isRunning: (agentId) => supervisor.get(agentId) !== null,
+    },
+  });
+  const reports: LoopReports = { reaper: null, budget: null };
+  const loopDeps = {
+    db,
+    clock,
+    tasks,
+    notifications,
+    supervisor,
+    killGraceSeconds: options.killGraceSeconds,
+  };
+  deps.scheduler.register({
+    name: REAPER_LOOP,
+    intervalMs: options.reaperIntervalSeconds * 1000,
+    run: async (signal) => {
+      const report = await reapStaleClaims(
+        { ...loopDeps, staleAfterSeconds: options.staleClaimSeconds },
+        signal,
+      );
+      reports.reaper = { at: clock.now().toISOString(), report };
+    },
+  });
+  deps.scheduler.register({
+    name: BUDGET_LOOP,
+    intervalMs: options.budgetIntervalSeconds * 1000,
+    run: async (signal) => {
+      const report = await budgetSweep({ ...loopDeps, usage: deps.usage.service }, signal);
+      reports.budget = { at: clock.now().toISOString(), report };
+    },
+  });
+  const { log } = platform;
+  const unsubscribes: (() => void)[] = [];
+  if (options.enabled) {
+    dispatcher.register();
+    unsubscribes.push(
+      platform.bus.subscribe('*', (event) => {
+        if (isWakeEvent(event.type)) dispatcher.wake();
+      }),
+    );
+  }
+  unsubscribes.push(
+    deps.maintenance.onChange(async (row) => {
+      if (!DISPATCH_PAUSE_SCOPES.includes(row.scope)) return;
+      if (!row.paused) {
+        if (options.enabled) dispatcher.wake();
+        return;
+      }
+      if (row.mode !== 'kill') return;
+      try {
+        await dispatcher.settled(); // the pass in flight was interrupted; let it end before stopping
+        const report = await killRunningAgents(
+          { db, tasks, supervisor, killGraceSeconds: options.killGraceSeconds },
+          `kill pause of dispatch${row.reason ? `: ${row.reason}` : ''}`,
+        );
+        log.warn({ ...report }, 'kill pause of dispatch: running agents stopped, their claims released');
+      } catch (error) {
+        log.error({ err: error }, 'kill pause of dispatch: stopping the running agents failed');
+      }
+    }),
+  );
+  const orchestrator = new Orchestrator({
+    agents: deps.agents.service,
+    supervisor,
+    spawner,
+    dispatcher,
+    tracker,
+    hold: () => dispatcher.hold(),
+    options,
+    reports,
+  });
+  return {
+    dispatcher,
+    orchestrator,
+    close() {
+      dispatcher.close();
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    },
+  };
+}
