@@ -11,6 +11,7 @@ import { createSettings, type SettingsModule } from './modules/settings/index.js
 import type { Platform } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
+import { registerGuard } from './platform/http/guard/index.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerProbes } from './platform/http/probes.js';
@@ -67,6 +68,8 @@ export async function buildApp(platform: Platform, options: BuildOptions = {}): 
 
   registerConventions(app);
   registerMetrics(app);
+  // Before authentication and every route: bans and the WAF answer before any token is checked.
+  await registerGuard(app, platform);
   await registerOpenApi(app);
   await registerAuth(app, platform);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
