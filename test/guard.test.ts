@@ -169,7 +169,7 @@ describe('the WAF', () => {
     }
     const body = await t.call('/api/telegram/credentials', {
       from: '203.0.113.24',
-      method: 'PUT',
+      method: 'POST',
       headers: t.ceoHeaders,
       body: { bot_token: "x' UNION SELECT secret FROM auth --", chat_id: '1' },
     });
