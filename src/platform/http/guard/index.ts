@@ -69,27 +69,42 @@ export async function registerGuard(app: FastifyInstance, platform: Platform): P
   });
   const waf = new Waf({ bans, events });
   const behaviour = new BehaviourRules({ rules: responseRules.active, cache, events });
-  const excluded = (request: FastifyRequest) => isExcludedPath(request.url, config.guardExcludePaths);
+  // Judged once per request (the hooks and the rate limiter ask several times).
+  const judged = new WeakMap<FastifyRequest, { internal: boolean; excluded: boolean }>();
+  const judge = (request: FastifyRequest) => {
+    let verdict = judged.get(request);
+    if (!verdict) {
+      verdict = {
+        internal: isInternalRequest(internal, request),
+        excluded: isExcludedPath(request.url, config.guardExcludePaths),
+      };
+      judged.set(request, verdict);
+    }
+    return verdict;
+  };
+  const excluded = (request: FastifyRequest) => judge(request).excluded;
+  const isInternalJudged = (request: FastifyRequest) => judge(request).internal;
 
   await registerSecurityHeaders(app);
-  const limits = await registerRateLimits(app, { config, cache, isInternal, events });
+  const limits = await registerRateLimits(app, { config, cache, isInternal: isInternalJudged, events });
 
   app.addHook('onRequest', async (request, reply) => {
     if (await bans.refuseBanned(request, reply)) return reply;
     if (!excluded(request) && (await waf.refuseUrl(request, reply))) return reply;
-    if (!isInternal(request) && (await limits.refuseOverLimit(request, reply))) return reply;
+    if (!isInternalJudged(request) && (await limits.refuseOverLimit(request, reply))) return reply;
   });
   app.addHook('preValidation', async (request, reply) => {
     if (!excluded(request) && (await waf.refuseBody(request, reply))) return reply;
   });
   if (behaviour.readsBodies) {
     app.addHook('onSend', async (request, reply, payload) => {
-      if (!isInternal(request) && !excluded(request)) await behaviour.onPayload(request, reply, payload);
+      if (!isInternalJudged(request) && !excluded(request))
+        await behaviour.onPayload(request, reply, payload);
       return payload;
     });
   }
   app.addHook('onResponse', async (request, reply) => {
-    if (isInternal(request)) return;
+    if (isInternalJudged(request)) return;
     if (reply.statusCode === 401) await limits.countAuthFailure(request);
     if (!excluded(request)) await behaviour.afterResponse(request, reply);
   });
