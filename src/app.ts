@@ -11,6 +11,7 @@ import { createSettings, type SettingsModule } from './modules/settings/index.js
 import type { Platform, PlatformStores } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
+import { registerGuard } from './platform/http/guard/index.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerPanelStatic } from './platform/http/panel-static.js';
@@ -73,6 +74,8 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   registerConventions(app);
   platform.bus.useLogger(app.log);
   registerMetrics(app);
+  // Before authentication and every route: bans and the WAF answer before any token is checked.
+  await registerGuard(app, platform);
   await registerOpenApi(app);
   // Identity headers may name the token's identity by slug or UUID and the roster's team: the roster
   // (the agents module, built below, before any request is served) resolves them.

@@ -140,6 +140,24 @@ function cidrList(env: string, defaultValue: string[], description: string): Set
   };
 }
 
+/** Comma-separated URL path prefixes, each starting with "/". */
+function pathList(env: string, defaultValue: string[], description: string): Setting<string[]> {
+  return {
+    env,
+    defaultValue,
+    description: `${description} Comma-separated path prefixes.`,
+    parse(raw) {
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = items.find((item) => !/^\/[^\s?#]*$/.test(item));
+      if (bad) throw new ConfigError(env, `"${bad}" is not a path starting with "/"`);
+      return items;
+    },
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const settings = {
@@ -215,7 +233,7 @@ export const settings = {
   internalNetworks: cidrList(
     'GAFFER_INTERNAL_NETWORKS',
     [],
-    'Networks besides loopback that may read /_guard/status and /metrics.',
+    'Networks besides loopback that are internal: they may read /_guard/status and /metrics and skip rate limits and behavioural rules (never the WAF or a ban). A request relayed with X-Forwarded-For is never internal.',
   ),
   trustedProxies: cidrList(
     'GAFFER_TRUSTED_PROXIES',
@@ -344,21 +362,93 @@ export const settings = {
     "Longest the executor waits for the release commit's CI to turn green.",
   ),
   // ── Request guard ───────────────────────────────────────────────────────────────────────
+  guardEnabled: bool(
+    'GAFFER_GUARD_ENABLED',
+    true,
+    'Master switch of the request guard (bans, rate limits, WAF, behaviour rules, security headers). /_guard/status answers either way.',
+  ),
+  guardRateLimitPerMinute: int(
+    'GAFFER_GUARD_RATE_LIMIT_PER_MINUTE',
+    300,
+    1,
+    1_000_000,
+    'General rate limit: requests per minute per client (the authenticated identity, else the client address). Internal callers are exempt.',
+  ),
+  guardSensitiveRateLimitPerMinute: int(
+    'GAFFER_GUARD_SENSITIVE_RATE_LIMIT_PER_MINUTE',
+    10,
+    1,
+    1_000_000,
+    'Tighter limit per client on auth-sensitive and expensive routes: panel sign-in, branch cleanup, release approve and reject.',
+  ),
+  guardAuthFailuresPerMinute: int(
+    'GAFFER_GUARD_AUTH_FAILURES_PER_MINUTE',
+    30,
+    1,
+    1_000_000,
+    'Failed token or session checks (401) per minute per client address before further requests get 429. Never a ban.',
+  ),
+  guardBanThreshold: int(
+    'GAFFER_GUARD_BAN_THRESHOLD',
+    5,
+    1,
+    1_000_000,
+    'WAF hits and scanner probes from one address within GAFFER_GUARD_BAN_WINDOW_SECONDS that ban it.',
+  ),
+  guardBanWindowSeconds: int(
+    'GAFFER_GUARD_BAN_WINDOW_SECONDS',
+    300,
+    1,
+    86_400,
+    'Window in which WAF hits are counted toward a ban.',
+  ),
+  guardBanSeconds: int(
+    'GAFFER_GUARD_BAN_SECONDS',
+    3600,
+    1,
+    2_592_000,
+    'How long a ban lasts (the CEO can lift it earlier: DELETE /api/guard/bans/{address}).',
+  ),
+  guardExcludePaths: pathList(
+    'GAFFER_GUARD_EXCLUDE_PATHS',
+    [
+      '/health',
+      '/ready',
+      '/metrics',
+      '/_guard/status',
+      '/docs',
+      '/ws',
+      '/favicon.ico',
+      '/.well-known',
+      '/assets',
+    ],
+    'Paths that skip the WAF and behavioural tracking; bans and rate limits still apply on them.',
+  ),
   guardScanResponseBody: bool(
     'GAFFER_GUARD_SCAN_RESPONSE_BODY',
     false,
     'Let response-pattern guard rules read response bodies, not only status codes.',
   ),
+  guardResponseRules: str(
+    'GAFFER_GUARD_RESPONSE_RULES',
+    '',
+    'Extra log-only response-pattern rules, a JSON array of `{name, status?, body_pattern?, threshold, window_seconds}`. A rule that cannot be loaded (bad pattern, or a body rule while GAFFER_GUARD_SCAN_RESPONSE_BODY is off) stops the service from starting.',
+  ),
   guardLogSuspiciousLevel: oneOf(
     'GAFFER_GUARD_LOG_SUSPICIOUS_LEVEL',
     'warn',
     LOG_LEVELS,
-    'Log level of suspicious-activity records.',
+    'Log level of suspicious-activity records (behaviour rules, blocks, bans); `silent` mutes them.',
   ),
   guardTelemetryEnabled: bool(
     'GAFFER_GUARD_TELEMETRY_ENABLED',
     false,
     'Emit guard telemetry records (never with HMAC or session headers).',
+  ),
+  guardTelemetryUrl: optionalStr(
+    'GAFFER_GUARD_TELEMETRY_URL',
+    'Where telemetry records are POSTed as JSON when telemetry is on. Unset: they are written to the log.',
+    urlWith(['http:', 'https:']),
   ),
   // ── Live streams and notifications ──────────────────────────────────────────────────────
   wsRequireToken: bool(

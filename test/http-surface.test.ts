@@ -40,10 +40,17 @@ describe('internal-only routes', () => {
       from('127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }),
       404,
     ],
+    // 0.29.0 security fix: a forwarded (LAN or internal-network) address never rides the whitelist,
+    // and the probe is never reachable through the reverse proxy.
     [
-      'an internal client forwarded by a trusted loopback proxy',
+      'an internal-network client forwarded by a trusted loopback proxy',
       from('127.0.0.1', { 'x-forwarded-for': '10.1.9.9' }),
-      200,
+      404,
+    ],
+    [
+      'a loopback client forwarded by a trusted loopback proxy',
+      from('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }),
+      404,
     ],
     [
       'an outside peer claiming to forward a loopback client',

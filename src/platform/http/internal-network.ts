@@ -1,6 +1,8 @@
 /**
  * "Internal" callers: loopback, or a network listed in GAFFER_INTERNAL_NETWORKS. The address judged
  * is Fastify's `request.ip`, which follows X-Forwarded-For only through GAFFER_TRUSTED_PROXIES.
+ * A relayed request (one carrying X-Forwarded-For or Forwarded) is never internal: the mesh calls the
+ * backend port directly, so a forwarded address, LAN or not, never rides the internal whitelist.
  */
 import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
@@ -26,5 +28,11 @@ export function isInternalAddress(list: BlockList, ip: string): boolean {
 }
 
 export function isInternalRequest(list: BlockList, request: FastifyRequest): boolean {
+  if (isRelayed(request)) return false;
   return isInternalAddress(list, request.ip);
+}
+
+/** True when a proxy (trusted or not) says it relayed the request for someone else. */
+export function isRelayed(request: FastifyRequest): boolean {
+  return request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
 }

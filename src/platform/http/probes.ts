@@ -1,7 +1,7 @@
 /**
  * Root-level probes: /health (liveness), /ready (database and cache, each with a timeout; 503 and a
- * degraded payload when either is down), and the internal-only /_guard/status and /metrics, which
- * answer 404 to anyone outside loopback and GAFFER_INTERNAL_NETWORKS.
+ * degraded payload when either is down), and the internal-only /metrics, which answers 404 to anyone
+ * outside loopback and GAFFER_INTERNAL_NETWORKS. /_guard/status belongs to the guard (guard/status-route.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -107,37 +107,6 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
         checks: { database: { ...db, kind: database.kind }, cache: { ...kv, mode: cache.mode } },
       };
     },
-  );
-
-  app.get(
-    '/_guard/status',
-    {
-      onRequest: internalOnly,
-      schema: {
-        tags: ['probes'],
-        summary: 'Internal guard readiness (loopback and GAFFER_INTERNAL_NETWORKS only; 404 to anyone else)',
-        response: {
-          200: Type.Object({
-            status: Type.Literal('ok'),
-            client_ip: Type.String(),
-            guard: Type.Object({
-              scan_response_body: Type.Boolean(),
-              log_suspicious_level: Type.String(),
-              telemetry_enabled: Type.Boolean(),
-            }),
-          }),
-        },
-      },
-    },
-    async (request) => ({
-      status: 'ok' as const,
-      client_ip: request.ip,
-      guard: {
-        scan_response_body: config.guardScanResponseBody,
-        log_suspicious_level: config.guardLogSuspiciousLevel,
-        telemetry_enabled: config.guardTelemetryEnabled,
-      },
-    }),
   );
 
   app.get(

@@ -1,0 +1,168 @@
+/**
+ * The request guard (platform/http/guard): security headers, IP bans, the WAF, rate limits, the
+ * behaviour rules and telemetry, configured from GAFFER_GUARD_*; plus /_guard/status and the CEO's
+ * ban routes. Registered before authentication, so bans and the WAF answer before any token is
+ * checked. With GAFFER_GUARD_ENABLED=false only /_guard/status remains (reporting the guard off).
+ *
+ * Per request, in order: ban (everyone, whitelist or not) → WAF on path and query (not on excluded
+ * paths) → failed-authentication limit and, for unmatched paths, the general limit (not internal)
+ * → authentication → the route's rate limit (not internal) → WAF on the JSON body → the route.
+ * After the response: a 401 counts toward the failed-authentication limit, and the behaviour
+ * rules count (neither for internal callers nor excluded paths).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Platform } from '../../context.js';
+import { internalNetworkList, isInternalRequest } from '../internal-network.js';
+import { registerBanRoutes } from './ban-routes.js';
+import { banStoreFor } from './ban-store.js';
+import { Bans } from './bans.js';
+import { BehaviourRules } from './behaviour.js';
+import { GuardEvents } from './events.js';
+import { isExcludedPath } from './exclusions.js';
+import { registerRateLimits } from './rate-limits.js';
+import { loadResponseRules } from './response-rules.js';
+import { registerSecurityHeaders } from './security-headers.js';
+import { type RuleStatus, registerGuardStatusRoute } from './status-route.js';
+import { telemetrySink } from './telemetry.js';
+import { Waf } from './waf.js';
+
+export { type Ban, type BanStore, banStoreFor } from './ban-store.js';
+export { GuardRuleError } from './response-rules.js';
+
+export async function registerGuard(app: FastifyInstance, platform: Platform): Promise<void> {
+  const { config, cache, clock } = platform;
+  const internal = internalNetworkList(config.internalNetworks);
+  const isInternal = (request: FastifyRequest) => isInternalRequest(internal, request);
+  const settings = {
+    scan_response_body: config.guardScanResponseBody,
+    log_suspicious_level: config.guardLogSuspiciousLevel,
+    telemetry_enabled: config.guardTelemetryEnabled,
+  };
+  const storeKind = cache.mode === 'redis' ? ('redis' as const) : ('memory' as const);
+  if (!config.guardEnabled) {
+    app.log.warn(
+      'the request guard is off (GAFFER_GUARD_ENABLED=false): no bans, WAF, rate limits or security headers',
+    );
+    const off = { enabled: false, store: storeKind, rules: [], settings, bans: null, events: null, clock };
+    registerGuardStatusRoute(app, off, isInternal);
+    return;
+  }
+
+  // Throws GuardRuleError (and so stops the start) when a configured rule cannot be loaded.
+  const responseRules = loadResponseRules(config.guardResponseRules, config.guardScanResponseBody);
+  const telemetry = telemetrySink({
+    enabled: config.guardTelemetryEnabled,
+    url: config.guardTelemetryUrl,
+    log: app.log,
+  });
+  const events = new GuardEvents({ log: app.log, level: config.guardLogSuspiciousLevel, telemetry });
+  const bans = new Bans({
+    store: banStoreFor(cache),
+    cache,
+    clock,
+    events,
+    policy: {
+      threshold: config.guardBanThreshold,
+      windowSeconds: config.guardBanWindowSeconds,
+      banSeconds: config.guardBanSeconds,
+    },
+  });
+  const waf = new Waf({ bans, events });
+  const behaviour = new BehaviourRules({ rules: responseRules.active, cache, events });
+  // Judged once per request (the hooks and the rate limiter ask several times).
+  const judged = new WeakMap<FastifyRequest, { internal: boolean; excluded: boolean }>();
+  const judge = (request: FastifyRequest) => {
+    let verdict = judged.get(request);
+    if (!verdict) {
+      verdict = {
+        internal: isInternalRequest(internal, request),
+        excluded: isExcludedPath(request.url, config.guardExcludePaths),
+      };
+      judged.set(request, verdict);
+    }
+    return verdict;
+  };
+  const excluded = (request: FastifyRequest) => judge(request).excluded;
+  const isInternalJudged = (request: FastifyRequest) => judge(request).internal;
+
+  await registerSecurityHeaders(app);
+  const limits = await registerRateLimits(app, { config, cache, isInternal: isInternalJudged, events });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (await bans.refuseBanned(request, reply)) return reply;
+    if (!excluded(request) && (await waf.refuseUrl(request, reply))) return reply;
+    if (!isInternalJudged(request) && (await limits.refuseOverLimit(request, reply))) return reply;
+  });
+  app.addHook('preValidation', async (request, reply) => {
+    if (!excluded(request) && (await waf.refuseBody(request, reply))) return reply;
+  });
+  if (behaviour.readsBodies) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (!isInternalJudged(request) && !excluded(request))
+        await behaviour.onPayload(request, reply, payload);
+      return payload;
+    });
+  }
+  app.addHook('onResponse', async (request, reply) => {
+    if (isInternalJudged(request)) return;
+    if (reply.statusCode === 401) await limits.countAuthFailure(request);
+    if (!excluded(request)) await behaviour.afterResponse(request, reply);
+  });
+  app.addHook('onClose', async () => telemetry.flush());
+
+  const rules: RuleStatus[] = [
+    { name: 'ip-ban', kind: 'ban', active: true, description: banDescription(config) },
+    {
+      name: 'rate-limit',
+      kind: 'rate_limit',
+      active: true,
+      description: `${config.guardRateLimitPerMinute} requests per minute per client`,
+    },
+    {
+      name: 'rate-limit-sensitive',
+      kind: 'rate_limit',
+      active: true,
+      description: `${config.guardSensitiveRateLimitPerMinute} requests per minute per client on sign-in, branch cleanup and release decisions`,
+    },
+    {
+      name: 'auth-failure-limit',
+      kind: 'rate_limit',
+      active: true,
+      description: `${config.guardAuthFailuresPerMinute} failed authentications per minute per address, then 429 (never a ban)`,
+    },
+    {
+      name: 'waf',
+      kind: 'waf',
+      active: true,
+      description: 'path traversal, SQL injection, XSS, command injection and scanner paths → 403',
+    },
+    ...responseRules.active.map((rule) => ({
+      name: rule.name,
+      kind: 'behaviour' as const,
+      active: true,
+      description: rule.description,
+    })),
+    ...responseRules.inactive.map((rule) => ({
+      name: rule.name,
+      kind: 'behaviour' as const,
+      active: false,
+      description: `${rule.description}; inactive: GAFFER_GUARD_SCAN_RESPONSE_BODY is off`,
+    })),
+    {
+      name: 'security-headers',
+      kind: 'headers',
+      active: true,
+      description: 'helmet: CSP, HSTS, frame and referrer policies',
+    },
+  ];
+  registerGuardStatusRoute(
+    app,
+    { enabled: true, store: storeKind, rules, settings, bans, events, clock },
+    isInternal,
+  );
+  registerBanRoutes(app, bans.store, clock);
+}
+
+function banDescription(config: Platform['config']): string {
+  return `${config.guardBanThreshold} blocked requests within ${config.guardBanWindowSeconds} s → banned for ${config.guardBanSeconds} s`;
+}
