@@ -389,51 +389,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/_guard/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Internal guard readiness (loopback and GAFFER_INTERNAL_NETWORKS only; 404 to anyone else) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            status: "ok";
-                            client_ip: string;
-                            guard: {
-                                scan_response_body: boolean;
-                                log_suspicious_level: string;
-                                telemetry_enabled: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/metrics": {
         parameters: {
             query?: never;
