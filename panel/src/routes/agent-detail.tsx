@@ -19,6 +19,8 @@ import { RelativeTime } from '../components/ui/time';
 import { usePollInterval } from '../live/live';
 
 const TABS = ['overview', 'conversations'] as const;
+/** The CEO and the system are people and the platform itself: nothing to spawn. */
+const NOT_SPAWNABLE = new Set(['ceo', 'system']);
 
 export default function AgentDetailPage() {
   const { id = '' } = useParams();
@@ -52,9 +54,8 @@ function AgentView({ agent, tab }: { agent: Agent; tab: (typeof TABS)[number] })
       actions={
         <div className="flex items-center gap-2">
           <RunBadge run={run} />
-          {run ? (
-            <StopButton slug={agent.slug} />
-          ) : (
+          <StopButton slug={agent.slug} running={run !== undefined} />
+          {!run && !NOT_SPAWNABLE.has(agent.role) && !agent.retired && (
             <SpawnButton slug={agent.slug} defaultTask={agent.current_task_id} />
           )}
         </div>

@@ -93,7 +93,8 @@ export function SpawnButton({ slug, defaultTask }: { slug: string; defaultTask: 
   );
 }
 
-export function StopButton({ slug }: { slug: string }) {
+/** The Stop button shows while the agent runs; its dialog stays open after the run ends to show how. */
+export function StopButton({ slug, running }: { slug: string; running: boolean }) {
   const [open, setOpen] = useState(false);
   const [graceful, setGraceful] = useState(true);
   const refresh = useRefreshAgent();
@@ -102,16 +103,18 @@ export function StopButton({ slug }: { slug: string }) {
   });
   return (
     <>
-      <Button
-        variant="danger"
-        onClick={() => {
-          stop.reset();
-          setGraceful(true);
-          setOpen(true);
-        }}
-      >
-        <Square size={14} aria-hidden /> Stop…
-      </Button>
+      {running && (
+        <Button
+          variant="danger"
+          onClick={() => {
+            stop.reset();
+            setGraceful(true);
+            setOpen(true);
+          }}
+        >
+          <Square size={14} aria-hidden /> Stop…
+        </Button>
+      )}
       <Dialog
         open={open}
         onOpenChange={setOpen}

@@ -10,6 +10,7 @@ import { useNavigate } from 'react-router';
 import { $api } from '../../api/client';
 import { NAV_ITEMS } from '../shell/nav';
 import { Dialog } from '../ui/dialog';
+import { paletteScore } from './match';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -72,7 +73,7 @@ function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (
       title="Jump to…"
       description="A page, a task (id or title), an agent or a project."
     >
-      <Command label="Jump to" className="text-[13px]">
+      <Command label="Jump to" filter={paletteScore} className="text-[13px]">
         <Command.Input
           autoFocus
           value={text}
@@ -106,7 +107,7 @@ function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (
               <Command.Item
                 key={task.id}
                 value={`task ${task.id}`}
-                keywords={[task.title, task.id.slice(0, 8)]}
+                keywords={[task.title]}
                 onSelect={() => go(`/tasks/${task.id}`)}
                 className={itemClass}
               >
