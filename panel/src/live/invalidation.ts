@@ -16,6 +16,8 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     queryKey('get', '/api/agents'),
     queryKey('get', '/api/agents/{id}'),
     queryKey('get', '/api/orchestrator/agents'),
+    // The inbox's activity feed.
+    queryKey('get', '/api/tasks/activity'),
   ],
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],
