@@ -1,7 +1,8 @@
 /**
  * An agent's output, live: the latest run's transcript from REST, then every AGENT_OUTPUT frame of
  * that run from `/ws/agents/{id}` as it arrives (deduplicated by sequence number). Lifecycle frames
- * (spawned, stopped, waiting, error) refetch the run state and the runs, and show as a line.
+ * (spawned, stopped, waiting, error) refetch the run state and the runs; the latest is named above
+ * the output.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -40,6 +41,7 @@ export function LiveOutput({
 }) {
   const queryClient = useQueryClient();
   const [live, setLive] = useState<Line[]>([]);
+  const [lastEvent, setLastEvent] = useState<string | null>(null);
   const seed = $api.useQuery(
     'get',
     '/api/stream/{agent_id}/runs/{run_id}',
@@ -62,17 +64,7 @@ export function LiveOutput({
     }
     const what = LIFECYCLE[frame.type];
     if (!what) return;
-    const runOf = typeof frame.run_id === 'string' ? frame.run_id : (runId ?? '');
-    setLive((lines) => [
-      ...lines.slice(-KEEP),
-      {
-        key: `${frame.type}:${runOf}:${Date.now()}`,
-        runId: runOf,
-        seq: null,
-        stream: 'system',
-        text: `— ${what}${typeof frame.detail === 'string' && frame.detail ? `: ${frame.detail}` : ''}\n`,
-      },
-    ]);
+    setLastEvent(`${what}${typeof frame.detail === 'string' && frame.detail ? `: ${frame.detail}` : ''}`);
     for (const path of ['/api/orchestrator/agents', '/api/stream/{agent_id}', '/api/agents/{id}'] as const)
       void queryClient.invalidateQueries({ queryKey: queryKey('get', path) });
   });

@@ -124,7 +124,7 @@ export function StopButton({ slug, running }: { slug: string; running: boolean }
         {stop.data ? (
           <div className="space-y-3" data-testid="stop-result">
             <p role="status">
-              Stopped: <strong>{stop.data.outcome}</strong> — {stop.data.detail}
+              The run ended: <strong>{stop.data.outcome}</strong> · {stop.data.detail}
             </p>
             <div className="flex justify-end">
               <Button onClick={() => setOpen(false)}>Close</Button>
