@@ -63,6 +63,15 @@ describe.skipIf(!chromiumAvailable)('notifications', () => {
     await row.waitFor({ state: 'detached' });
     await page.getByText('Nothing waits for your acknowledgement.').waitFor();
     await page.getByTestId('bell-count').waitFor({ state: 'detached' });
+    // The dark theme stays readable with the list and the popover.
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await page.getByRole('button', { name: 'All' }).click();
+    await page.getByTestId(`notification-${id}`).waitFor();
+    await page.getByTestId('bell').click();
+    await screenshot(page, 'notifications-dark');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+
     const after = await server.api('GET', `/api/notifications/${id}`);
     expect(after.json.acked_at).toEqual(expect.any(String));
     expect(after.json.read_at).toEqual(expect.any(String));
