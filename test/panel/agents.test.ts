@@ -2,7 +2,7 @@
  * Agents in a real browser: the roster shows the seeded company and filters by role in the URL; an
  * agent's page spawns a real agent process (a small node script standing in for the agent CLI),
  * shows its output live over /ws/agents/{id}, and stops it after a confirmation with the server's
- * answer; an A2A message sent through the API appears, in full, in the open conversation without a
+ * answer; its profile is edited (checked before sending); an A2A message sent through the API appears, in full, in the open conversation without a
  * reload. Each page passes axe.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,6 +112,27 @@ describe.skipIf(!chromiumAvailable)('agents', () => {
     expect(again.status).toBe(409);
   }, 120_000);
 
+  it('edits an agent’s profile, checking the form before it sends', async () => {
+    await page.goto(`${server.base}/agents/be-dev-2`);
+    await page.getByRole('heading', { name: 'Backend Developer 2' }).waitFor();
+    await page.getByRole('button', { name: 'Edit…' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit be-dev-2' });
+    await edit.getByLabel('Name').fill('   ');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('Give the agent a name.').waitFor();
+    await screenshot(page, 'agent-edit');
+    await expectAccessible(page);
+    expect((await server.api('GET', '/api/agents/be-dev-2')).json.name).toBe('Backend Developer 2');
+
+    await edit.getByLabel('Name').fill('Backend Developer Two');
+    await edit.getByLabel('Capabilities (comma-separated)').fill('postgres, node');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Backend Developer Two' }).waitFor();
+    const saved = (await server.api('GET', '/api/agents/be-dev-2')).json;
+    expect(saved).toMatchObject({ name: 'Backend Developer Two', capabilities: ['postgres', 'node'] });
+  }, 120_000);
+
   it('shows an A2A message live, in full, in the open conversation', async () => {
     const opened = await server.api('POST', '/api/a2a/conversations', {
       target_agent: 'main-pm',
@@ -119,7 +140,8 @@ describe.skipIf(!chromiumAvailable)('agents', () => {
       initial_message: 'When can the health endpoint ship?',
     });
     expect(opened.status, JSON.stringify(opened.json)).toBe(201);
-    const conversationId = (opened.json.conversation as { id: string } | undefined)?.id ?? (opened.json.id as string);
+    const conversationId =
+      (opened.json.conversation as { id: string } | undefined)?.id ?? (opened.json.id as string);
 
     await page.goto(`${server.base}/agents?tab=conversations`);
     await page.getByRole('button', { name: 'Open the conversation between ceo and main-pm' }).click();
@@ -129,7 +151,9 @@ describe.skipIf(!chromiumAvailable)('agents', () => {
 
     // Longer than the frame's 240-character excerpt: the panel shows the full text from REST.
     const long = `Please also confirm the rollback plan. ${'Each step is written down and rehearsed. '.repeat(8)}The end.`;
-    const sent = await server.api('POST', `/api/a2a/conversations/${conversationId}/messages`, { body: long });
+    const sent = await server.api('POST', `/api/a2a/conversations/${conversationId}/messages`, {
+      body: long,
+    });
     expect(sent.status, JSON.stringify(sent.json)).toBe(201);
     await transcript.getByText('The end.', { exact: false }).waitFor();
     expect(await transcript.innerText()).toContain(long.trim());

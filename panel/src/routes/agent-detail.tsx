@@ -1,5 +1,5 @@
 /**
- * One agent (`/agents/{slug or id}`): who it is, whether it runs (Spawn / Stop), its current and
+ * One agent (`/agents/{slug or id}`): who it is (Edit… its profile), whether it runs (Spawn / Stop), its current and
  * recent tasks, its recent runs, its output live over `/ws/agents/{id}` (Overview); and the
  * conversations it takes part in (`?tab=conversations`).
  */
@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { $api } from '../api/client';
 import { Conversations } from '../components/a2a/conversations';
 import { AgentStatusBadge, RunBadge } from '../components/agents/agent-badges';
+import { EditAgentButton } from '../components/agents/edit-agent';
 import { LiveOutput } from '../components/agents/live-output';
 import { SpawnButton, StopButton } from '../components/agents/run-controls';
 import { type Agent, roleLabel, useRunningAgents } from '../components/agents/use-agents';
@@ -54,6 +55,7 @@ function AgentView({ agent, tab }: { agent: Agent; tab: (typeof TABS)[number] })
       actions={
         <div className="flex items-center gap-2">
           <RunBadge run={run} />
+          {!NOT_SPAWNABLE.has(agent.role) && !agent.retired && <EditAgentButton agent={agent} />}
           <StopButton slug={agent.slug} running={run !== undefined} />
           {!run && !NOT_SPAWNABLE.has(agent.role) && !agent.retired && (
             <SpawnButton slug={agent.slug} defaultTask={agent.current_task_id} />
