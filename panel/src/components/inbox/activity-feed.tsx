@@ -25,6 +25,8 @@ export function ActivityFeed() {
     { refetchInterval: usePollInterval(30_000) },
   );
   const pauses = usePauses();
+  const roster = $api.useQuery('get', '/api/agents');
+  const slugs = new Map((roster.data?.agents ?? []).map((a) => [a.id, a.slug]));
   const [seen, setSeen] = useState<PauseEvent[]>([]);
   useLiveEvent('MAINTENANCE_PAUSE_CHANGED', (frame) => {
     const paused = frame.paused === true;
@@ -49,7 +51,7 @@ export function ActivityFeed() {
       reason: s.reason,
       at: s.paused_at as string,
     }));
-  const lines = feed(activity.data?.events ?? [], [...current, ...seen], SHOWN);
+  const lines = feed(activity.data?.events ?? [], [...current, ...seen], SHOWN, (id) => slugs.get(id));
 
   return (
     <Section title="Activity" description="Task moves, engine originations and pauses, live.">

@@ -4,6 +4,7 @@ import { type ActivityEvent, engineName, feed, pauseLine, taskLine } from './act
 const event = (fields: Partial<ActivityEvent>): ActivityEvent => ({
   id: 1,
   task_id: 't1',
+  actor_id: 'a1',
   actor_role: 'developer',
   action: 'submit',
   from_status: 'in_progress',
@@ -25,6 +26,8 @@ describe('activity lines', () => {
     expect(taskLine(event({ action: 'update', from_status: 'pending', to_status: 'pending' })).text).toBe(
       'update “Health endpoint”',
     );
+    // Named by slug when the roster knows the actor.
+    expect(taskLine(event({}), (id) => (id === 'a1' ? 'be-dev-1' : undefined)).who).toBe('be-dev-1');
   });
 
   it('names the engine that opened a task', () => {

@@ -5,6 +5,7 @@
 export interface ActivityEvent {
   id: number;
   task_id: string;
+  actor_id: string;
   actor_role: string;
   action: string;
   from_status: string | null;
@@ -46,13 +47,18 @@ export function engineName(source: string): string | null {
   return known[name] ?? words(name);
 }
 
-export function taskLine(event: ActivityEvent): FeedLine {
+/** `nameOf` turns an actor id into a slug (the roster); unknown actors are named by their role. */
+export function taskLine(
+  event: ActivityEvent,
+  nameOf: (id: string) => string | undefined = () => undefined,
+): FeedLine {
+  const actor = nameOf(event.actor_id) ?? words(event.actor_role);
   const engine = engineName(event.task_source);
   const base = { key: `task-${event.id}`, at: event.created_at, taskId: event.task_id };
   if (event.action === 'create') {
     return engine
       ? { ...base, kind: 'origination', who: engine, text: `opened “${event.task_title}”` }
-      : { ...base, kind: 'move', who: words(event.actor_role), text: `opened “${event.task_title}”` };
+      : { ...base, kind: 'move', who: actor, text: `opened “${event.task_title}”` };
   }
   const move =
     event.from_status && event.to_status && event.from_status !== event.to_status
@@ -61,7 +67,7 @@ export function taskLine(event: ActivityEvent): FeedLine {
   return {
     ...base,
     kind: 'move',
-    who: words(event.actor_role),
+    who: actor,
     text: `${words(event.action)} “${event.task_title}”${move}`,
   };
 }
@@ -80,8 +86,13 @@ export function pauseLine(event: PauseEvent): FeedLine {
 }
 
 /** Task lines and pause lines together, newest first, at most `limit`. */
-export function feed(tasks: ActivityEvent[], pauses: PauseEvent[], limit: number): FeedLine[] {
-  const lines = [...tasks.map(taskLine), ...pauses.map(pauseLine)];
+export function feed(
+  tasks: ActivityEvent[],
+  pauses: PauseEvent[],
+  limit: number,
+  nameOf?: (id: string) => string | undefined,
+): FeedLine[] {
+  const lines = [...tasks.map((event) => taskLine(event, nameOf)), ...pauses.map(pauseLine)];
   const seen = new Set<string>();
   return lines
     .filter((line) => (seen.has(line.key) ? false : (seen.add(line.key), true)))
