@@ -12,6 +12,12 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     queryKey('get', '/api/tasks/{id}'),
     queryKey('get', '/api/kanban'),
     queryKey('get', '/api/orchestrator/dispatcher'),
+    // Agents: the roster's state and current task, and the running list (spawns follow task moves).
+    queryKey('get', '/api/agents'),
+    queryKey('get', '/api/agents/{id}'),
+    queryKey('get', '/api/orchestrator/agents'),
+    // The inbox's activity feed.
+    queryKey('get', '/api/tasks/activity'),
   ],
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],

@@ -1,11 +1,12 @@
 /**
  * Inbox, the home page: everything waiting for the CEO, newest first — tasks awaiting approval,
  * notifications to acknowledge, stalled tasks — then key figures. An empty company is welcomed
- * with how to start. The release proposal card has its slot first (components/release).
+ * with how to start; a live activity feed (task moves, engine originations, pauses) sits above the figures. The release proposal card has its slot first (components/release).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { $api } from '../api/client';
+import { ActivityFeed } from '../components/inbox/activity-feed';
 import { ApprovalCard } from '../components/inbox/approval-card';
 import { KeyFigures } from '../components/inbox/key-figures';
 import { type Notification, type StalledTask, useInbox } from '../components/inbox/use-inbox';
@@ -62,6 +63,8 @@ export default function InboxPage() {
         />
         <Stalled items={inbox.stalled} error={inbox.dispatcher.error} ready={inbox.dispatcher.isSuccess} />
       </div>
+
+      <ActivityFeed />
 
       {board.error && <ProblemNote error={board.error} prefix="Could not load the key figures" />}
       {board.data && <KeyFigures board={board.data} />}

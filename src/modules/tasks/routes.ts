@@ -10,6 +10,7 @@ import { authErrorResponses, ErrorResponse } from '../../platform/http/error-sch
 import { ApproveAndStartBody, CreateTaskBody, UpdateTaskBody } from './api-bodies.js';
 import { TAGS, TaskEventList, TaskIdParams, TaskList, TaskListQuery, TaskView } from './api-schemas.js';
 import { actorOf, taskErrors } from './route-support.js';
+import { registerActivityRoute } from './routes-activity.js';
 import { registerLifecycleRoutes } from './routes-lifecycle.js';
 import type { TasksService } from './service.js';
 import type { CreateTaskInput, UpdateTaskInput } from './types.js';
@@ -139,4 +140,5 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
   );
 
   registerLifecycleRoutes(app, service);
+  registerActivityRoute(app, service);
 }

@@ -10,6 +10,7 @@ import type { Identity } from '../../platform/http/auth/identity.js';
 import type { AgentsService } from '../agents/index.js';
 import type { LifecycleAction } from '../lifecycle/index.js';
 import type { ProjectsService } from '../projects/index.js';
+import { ACTIVITY_LIMITS, recentActivity, type TaskActivityView } from './activity.js';
 import { actorFromIdentity } from './actor.js';
 import { approveAndStart } from './approve-and-start.js';
 import { CellMaps } from './cell-maps.js';
@@ -88,6 +89,11 @@ export class TasksService {
 
   list(filter: TaskListFilter = {}): Promise<{ tasks: TaskView[]; next_cursor: string | null }> {
     return listTasks(this.ctx.db, this.ctx.cellMaps, this.ctx.agents, filter);
+  }
+
+  /** The newest audit rows across all tasks, with titles and sources (`before`: an event id). */
+  activity(limit: number = ACTIVITY_LIMITS.default, before?: number): Promise<TaskActivityView[]> {
+    return recentActivity(this.ctx.db, limit, before);
   }
 
   /** The audit trail of a task, oldest first (404 for an unknown task). */
