@@ -12,6 +12,7 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     queryKey('get', '/api/tasks/{id}'),
     queryKey('get', '/api/kanban'),
     queryKey('get', '/api/orchestrator/dispatcher'),
+    queryKey('get', '/api/release/proposal'),
   ],
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],
