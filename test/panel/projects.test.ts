@@ -40,7 +40,9 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
     await page.setViewportSize({ width: 1360, height: 2700 });
     await page.goto(`${server.base}/projects/${slug}`);
   };
-  const project = async (slug: string) => (await server.api('GET', `/api/projects/${slug}`)).json;
+  // biome-ignore lint/suspicious/noExplicitAny: assertions walk the JSON answer freely
+  const project = async (slug: string): Promise<any> =>
+    (await server.api('GET', `/api/projects/${slug}`)).json;
 
   it('lists the projects and creates one, refusing a bad slug before sending and a taken one from the server', async () => {
     await page.getByRole('link', { name: 'Projects' }).click();
@@ -129,11 +131,13 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
     await ladder.getByLabel('Rung 3 branch').fill('staging');
     await ladder.getByRole('button', { name: 'Move rung 3 up' }).click();
     await ladder.getByRole('button', { name: 'Save ladder' }).click();
-    await expect.poll(async () => (await project('billing')).environments).toEqual([
-      { name: 'dev', branch: 'main' },
-      { name: 'staging', branch: 'staging' },
-      { name: 'prod', branch: 'prod' },
-    ]);
+    await expect
+      .poll(async () => (await project('billing')).environments)
+      .toEqual([
+        { name: 'dev', branch: 'main' },
+        { name: 'staging', branch: 'staging' },
+        { name: 'prod', branch: 'prod' },
+      ]);
 
     const state = page.getByTestId('git-token-state');
     expect(await state.innerText()).toBe('Token: set');
@@ -170,7 +174,7 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
     const cycle = await server.api('POST', '/api/board-programs/ci_watch/run-now', {});
     expect(cycle.status, JSON.stringify(cycle.json)).toBe(200);
     expect(cycle.json).toMatchObject({ outcome: 'completed', tasks_opened: 1 });
-    const taskId = cycle.json.opened_task_ids[0] as string;
+    const taskId = (cycle.json.opened_task_ids as string[])[0]!;
 
     await openProjectPage('billing');
     const table = page.getByTestId('cycles-ci_watch');

@@ -113,6 +113,13 @@ describe.skipIf(!chromiumAvailable)('the release proposal card', () => {
   it('approves: running band, the release CI red → the reason inline and Retry, then published', async () => {
     const proposal = await propose(); // the slot was freed by the rejection
     const prodBefore = await repo.tip('prod');
+    // A second window has its confirmation open before the first approves.
+    const other = await page.context().newPage();
+    await other.goto(`${server.base}/`);
+    await other.getByTestId('release-proposal').getByRole('button', { name: 'Approve & publish' }).click();
+    const otherConfirm = other.getByRole('dialog', { name: 'Approve and publish 0.2.0?' });
+    await otherConfirm.waitFor();
+
     await page.goto(`${server.base}/`);
     const card = page.getByTestId('release-proposal');
     await card.getByRole('button', { name: 'Approve & publish' }).click();
@@ -137,8 +144,16 @@ describe.skipIf(!chromiumAvailable)('the release proposal card', () => {
     expect(await repo.tip('prod')).not.toBe(prodBefore);
     await screenshot(page, 'release-running');
 
-    // A second approve while one runs is refused by the server, shown clearly.
-    expect((await ceo.approve()).body.error.code).toBe('release_in_flight');
+    // The second window's approve is refused (409 release_in_flight), and it says so.
+    await otherConfirm.getByRole('button', { name: 'Yes, approve & publish' }).click();
+    const refused = otherConfirm.getByRole('alert');
+    await refused.waitFor();
+    expect(await refused.innerText()).toMatch(/in flight|running/i);
+    await screenshot(other, 'release-in-flight-refused');
+    await other.keyboard.press('Escape');
+    await other.getByTestId('release-running').waitFor();
+    await other.getByText(/^Another approve of this release is already running/).waitFor();
+    await other.close();
 
     ciRun(forge, sha, 'failure', { branch: 'prod' });
     const failed = card.getByTestId('release-failed');

@@ -193,7 +193,11 @@ export function ReleaseProposalCard({
         {approve.error && <ProblemNote error={approve.error} />}
         <div className="mt-4 flex justify-end gap-2">
           <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button variant="primary" disabled={approve.isPending} onClick={() => approve.mutate({})}>
+          <Button
+            variant="primary"
+            disabled={approve.isPending || inFlight}
+            onClick={() => approve.mutate({})}
+          >
             {approve.isPending ? 'Starting…' : 'Yes, approve & publish'}
           </Button>
         </div>
