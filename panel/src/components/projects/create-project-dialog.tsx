@@ -11,30 +11,11 @@ import { $api, queryKey } from '../../api/client';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { ProblemNote } from '../ui/problem-note';
-import {
-  describedBy,
-  Field,
-  type FieldErrors,
-  fromInput,
-  inputClass,
-  serverFieldErrors,
-  TextInput,
-} from './form';
+import { describedBy, Field, fromInput, inputClass, TextInput } from './form';
+import { type FieldErrors, type ProjectDraft, projectDraftProblems, serverFieldErrors } from './rules';
 import { GIT_PROVIDERS, type ProjectCreate } from './types';
 
-const SLUG = /^[a-z0-9-]{1,50}$/;
-
-interface Draft {
-  slug: string;
-  name: string;
-  git_url: string;
-  git_provider: string;
-  forge_api_url: string;
-  default_branch: string;
-  git_token: string;
-}
-
-const EMPTY: Draft = {
+const EMPTY: ProjectDraft = {
   slug: '',
   name: '',
   git_url: '',
@@ -44,20 +25,7 @@ const EMPTY: Draft = {
   git_token: '',
 };
 
-/** Problems we can see before sending. */
-export function draftProblems(draft: Draft): FieldErrors {
-  const problems: FieldErrors = {};
-  if (!SLUG.test(draft.slug.trim())) problems.slug = 'Use 1–50 characters: a-z, 0-9 and -.';
-  if (!draft.name.trim()) problems.name = 'Give the project a name.';
-  else if (draft.name.trim().length > 100) problems.name = 'At most 100 characters.';
-  if (!draft.git_url.trim())
-    problems.git_url = 'Enter the repository URL (https://…, git@…, or a local path).';
-  else if (draft.git_url.trim().length > 500) problems.git_url = 'At most 500 characters.';
-  if (draft.default_branch.trim().length > 200) problems.default_branch = 'At most 200 characters.';
-  return problems;
-}
-
-function bodyOf(draft: Draft): ProjectCreate {
+function bodyOf(draft: ProjectDraft): ProjectCreate {
   const body: ProjectCreate = {
     slug: draft.slug.trim(),
     name: draft.name.trim(),
@@ -81,7 +49,7 @@ export function CreateProjectDialog({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [draft, setDraft] = useState<ProjectDraft>(EMPTY);
   const [local, setLocal] = useState<FieldErrors>({});
   const create = $api.useMutation('post', '/api/projects', {
     onSuccess: (project) => {
@@ -94,14 +62,14 @@ export function CreateProjectDialog({
   });
   const server = serverFieldErrors(create.error);
   const errors: FieldErrors = { ...server.fields, ...local };
-  const set = (key: keyof Draft) => (value: string) => {
+  const set = (key: keyof ProjectDraft) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setLocal(({ [key]: _, ...rest }) => rest);
   };
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = draftProblems(draft);
+    const problems = projectDraftProblems(draft);
     setLocal(problems);
     if (Object.keys(problems).length > 0) return;
     create.mutate({ body: bodyOf(draft) });

@@ -7,30 +7,16 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../ui/button';
 import { Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
-import { describedBy, Field, type FieldErrors, inputClass, serverFieldErrors, TextInput } from './form';
+import { describedBy, Field, inputClass, TextInput } from './form';
+import { type CardDraft, type FieldErrors, type FieldSpec, fieldProblems, serverFieldErrors } from './rules';
 import type { Project, ProjectPatch } from './types';
+
+export type { FieldSpec } from './rules';
+
 import { usePatchProject } from './use-patch-project';
 
-export interface FieldSpec {
-  key: keyof ProjectPatch & keyof Project;
-  label: string;
-  hint: string;
-  kind: 'text' | 'checkbox' | 'select' | 'money';
-  placeholder?: string;
-  /** The stored value that reads as "default": shown as an empty input with the placeholder. */
-  defaultValue?: string;
-  /** Empty means null (cleared); otherwise empty is refused. */
-  nullable?: boolean;
-  max?: number;
-  options?: readonly { value: string; label: string }[];
-  mono?: boolean;
-  wide?: boolean;
-}
-
-type Draft = Record<string, string | boolean>;
-
-function draftOf(project: Project, fields: readonly FieldSpec[]): Draft {
-  const draft: Draft = {};
+function draftOf(project: Project, fields: readonly FieldSpec[]): CardDraft {
+  const draft: CardDraft = {};
   for (const spec of fields) {
     const value = project[spec.key];
     if (spec.kind === 'checkbox') draft[spec.key] = value === true;
@@ -40,25 +26,7 @@ function draftOf(project: Project, fields: readonly FieldSpec[]): Draft {
   return draft;
 }
 
-/** Problems we can see before sending. */
-export function fieldProblems(draft: Draft, fields: readonly FieldSpec[]): FieldErrors {
-  const problems: FieldErrors = {};
-  for (const spec of fields) {
-    const value = draft[spec.key];
-    if (typeof value !== 'string') continue;
-    const text = value.trim();
-    if (!text && !spec.nullable) problems[spec.key] = `${spec.label} is required.`;
-    else if (spec.max && text.length > spec.max) problems[spec.key] = `At most ${spec.max} characters.`;
-    else if (spec.kind === 'money' && text) {
-      const amount = Number(text);
-      if (!Number.isFinite(amount) || amount <= 0)
-        problems[spec.key] = 'Enter an amount above 0, or leave it empty.';
-    }
-  }
-  return problems;
-}
-
-function patchOf(draft: Draft, initial: Draft, fields: readonly FieldSpec[]): ProjectPatch {
+function patchOf(draft: CardDraft, initial: CardDraft, fields: readonly FieldSpec[]): ProjectPatch {
   const patch: Record<string, unknown> = {};
   for (const spec of fields) {
     const value = draft[spec.key];
@@ -84,7 +52,7 @@ export function FieldsCard({
   testId: string;
 }) {
   const initial = draftOf(project, fields);
-  const [draft, setDraft] = useState<Draft>(initial);
+  const [draft, setDraft] = useState<CardDraft>(initial);
   const [local, setLocal] = useState<FieldErrors>({});
   const [saved, setSaved] = useState(false);
   const save = usePatchProject(() => setSaved(true));

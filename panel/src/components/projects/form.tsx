@@ -1,25 +1,8 @@
 /**
  * Form pieces of the project pages: a labelled field with its one-line explanation under it and
- * its error (ours before sending, or the server's 422 naming it) right below, and the split of a
- * server error into per-field messages (`body.dep_update_paths` → `dep_update_paths`) and the rest.
+ * its error (ours before sending, or the server's 422 naming it) right below. The rules are in rules.ts.
  */
 import type { ReactNode } from 'react';
-import { type Problem, problemOf } from '../../api/problem';
-
-export type FieldErrors = Record<string, string>;
-
-/** The server's field problems by field name (first `body.` segment after the prefix), and the rest. */
-export function serverFieldErrors(error: unknown): { fields: FieldErrors; problem: Problem | null } {
-  if (error === null || error === undefined) return { fields: {}, problem: null };
-  const problem = problemOf(error);
-  const fields: FieldErrors = {};
-  for (const { field, message } of problem.fields) {
-    const name = field.replace(/^body[./]?/, '').split(/[./]/)[0] ?? field;
-    fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
-  }
-  if (problem.code === 'slug_taken') fields.slug = problem.message;
-  return { fields, problem: Object.keys(fields).length > 0 ? null : problem };
-}
 
 export const inputClass =
   'h-8 w-full rounded-md border border-border bg-surface px-2 aria-[invalid=true]:border-danger';

@@ -10,21 +10,10 @@ import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
-import { inputClass, serverFieldErrors } from './form';
+import { inputClass } from './form';
+import { ladderProblem, serverFieldErrors } from './rules';
 import type { Project, Rung } from './types';
 import { usePatchProject } from './use-patch-project';
-
-/** What is wrong with a ladder before sending it; null when it may be sent. */
-export function ladderProblem(rungs: readonly Rung[]): string | null {
-  if (rungs.length === 1) return 'A ladder needs at least two rungs: the head first, prod last.';
-  if (rungs.some((rung) => !rung.name.trim() || !rung.branch.trim()))
-    return 'Every rung needs a name and a branch.';
-  const names = new Set(rungs.map((rung) => rung.name.trim()));
-  const branches = new Set(rungs.map((rung) => rung.branch.trim()));
-  if (names.size < rungs.length || branches.size < rungs.length)
-    return 'Rung names and branches must be unique.';
-  return null;
-}
 
 export function LadderCard({ project }: { project: Project }) {
   const stored = project.environments ?? [];
