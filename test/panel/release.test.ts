@@ -143,6 +143,10 @@ describe.skipIf(!chromiumAvailable)('the release proposal card', () => {
     const sha = pushed.body.commit_sha as string;
     expect(await repo.tip('prod')).not.toBe(prodBefore);
     await screenshot(page, 'release-running');
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await screenshot(page, 'release-running-dark');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
 
     // The second window's approve is refused (409 release_in_flight), and it says so.
     await otherConfirm.getByRole('button', { name: 'Yes, approve & publish' }).click();
@@ -166,6 +170,11 @@ describe.skipIf(!chromiumAvailable)('the release proposal card', () => {
     expect(forge.releases('acme', 'gaffer')).toEqual([]);
     await screenshot(page, 'release-failed-retry');
     await expectAccessible(page);
+    // The red band stays readable in the dark theme too.
+    await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
+    await screenshot(page, 'release-failed-retry-dark');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Switch to the light theme' }).click();
 
     ciRun(forge, sha, 'success', { branch: 'prod', attempt: 2 }); // the re-run passed
     await retry.click();
