@@ -8,6 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeForge, startFakeForge } from '../support/fake-forge/index.js';
+import type { Json } from '../support/release-world.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
@@ -161,7 +162,7 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
     await server.api('PATCH', '/api/projects/billing', { git_token: forge.token });
   }, 120_000);
 
-  it('shows a real CI-watch cycle that opened a fix task', async () => {
+  it('runs a real CI-watch cycle from the page (asked first) and shows it, with the fix task it opened', async () => {
     forge.addRun({
       owner: 'acme',
       repo: 'billing',
@@ -171,14 +172,24 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
       conclusion: 'failure',
       name: 'CI',
     });
-    const cycle = await server.api('POST', '/api/board-programs/ci_watch/run-now', {});
-    expect(cycle.status, JSON.stringify(cycle.json)).toBe(200);
-    expect(cycle.json).toMatchObject({ outcome: 'completed', tasks_opened: 1 });
-    const taskId = (cycle.json.opened_task_ids as string[])[0]!;
-
     await openProjectPage('billing');
+    await page.getByText('No cycles yet').waitFor();
+    await page.getByRole('button', { name: 'Run a cycle now' }).click();
+    await page
+      .getByRole('dialog', { name: 'Run Multi-repo CI-watch now?' })
+      .getByRole('button', { name: 'Yes, run a cycle' })
+      .click();
     const table = page.getByTestId('cycles-ci_watch');
     await table.waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const cycles = (await server.api('GET', '/api/board-programs/ci_watch/cycles')).json.cycles as Json[];
+    expect(cycles).toHaveLength(1);
+    expect(cycles[0]).toMatchObject({ trigger: 'run_now', outcome: 'completed', tasks_opened: 1 });
+    const taskId = cycles[0].opened_task_ids[0] as string;
+    expect((await server.api('GET', `/api/tasks/${taskId}`)).json.project_id).toBe(
+      (await project('billing')).id,
+    );
+
     const row = table.locator('tbody tr').first();
     const cells = await row.locator('td').allInnerTexts();
     expect(cells.slice(1, 7).map((cell) => cell.split('\n')[0]!.trim())).toEqual([

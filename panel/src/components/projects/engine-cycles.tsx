@@ -4,11 +4,13 @@
  * errors (with their messages) and the outcome. The engines sweep every opted-in project, so a
  * cycle covers more than this project.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { $api } from '../../api/client';
+import { $api, queryKey } from '../../api/client';
 import { usePollInterval } from '../../live/live';
 import { Button } from '../ui/button';
+import { Dialog } from '../ui/dialog';
 import { EmptyState, Loading, Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
 import { ShortId } from '../ui/short-id';
@@ -59,12 +61,52 @@ export function EngineCycles() {
           {program.held_by_pause && ` Held by ${program.held_by_pause}.`}
         </p>
       )}
-      {key && <CycleTable programKey={key} />}
+      {program && <RunNow programKey={program.key} title={program.title} enabled={program.enabled} />}
+      {key && <CycleTable programKey={key} enabled={program?.enabled ?? false} />}
     </Section>
   );
 }
 
-function CycleTable({ programKey }: { programKey: string }) {
+/** "Run a cycle now" (asks first: a cycle may open tasks); the refusal (paused, off, running) is shown here. */
+function RunNow({ programKey, title, enabled }: { programKey: string; title: string; enabled: boolean }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const run = $api.useMutation('post', '/api/board-programs/{key}/run-now', {
+    onSuccess: () => setConfirming(false),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/board-programs/{key}/cycles') });
+      queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/board-programs') });
+    },
+  });
+  return (
+    <div className="mb-3 space-y-2">
+      <Button disabled={!enabled || run.isPending} onClick={() => setConfirming(true)}>
+        {run.isPending ? 'Running a cycle…' : 'Run a cycle now'}
+      </Button>
+      {run.error && !confirming && <ProblemNote error={run.error} prefix="The cycle did not run" />}
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={`Run ${title} now?`}
+        description="One cycle runs at once, over every opted-in project; it may open tasks, as on its interval."
+      >
+        {run.error && <ProblemNote error={run.error} />}
+        <div className="mt-4 flex justify-end gap-2">
+          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button
+            variant="primary"
+            disabled={run.isPending}
+            onClick={() => run.mutate({ params: { path: { key: programKey } } })}
+          >
+            {run.isPending ? 'Running…' : 'Yes, run a cycle'}
+          </Button>
+        </div>
+      </Dialog>
+    </div>
+  );
+}
+
+function CycleTable({ programKey, enabled }: { programKey: string; enabled: boolean }) {
   const refetchInterval = usePollInterval(30_000);
   const cycles = $api.useQuery(
     'get',
@@ -76,7 +118,13 @@ function CycleTable({ programKey }: { programKey: string }) {
   if (cycles.isPending) return <Loading what="cycles" />;
   const rows = cycles.data.cycles;
   if (rows.length === 0)
-    return <EmptyState>No cycles yet. A cycle runs on the engine's interval once its flag is on.</EmptyState>;
+    return (
+      <EmptyState>
+        {enabled
+          ? 'No cycles yet: the first runs on the engine’s interval, or now with “Run a cycle now”.'
+          : 'No cycles: the engine is off. Switch its flag on in Settings; it applies on the next restart.'}
+      </EmptyState>
+    );
   return (
     <div className="overflow-x-auto">
       <table
