@@ -5,7 +5,7 @@
  * ended: completed → a green "published" line that leaves after a while (or on Dismiss).
  */
 import { CircleCheck } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { $api } from '../../api/client';
 import { problemOf } from '../../api/problem';
 import { usePollInterval } from '../../live/live';
@@ -26,8 +26,13 @@ export function ReleaseProposalSlot() {
   const [tracked, setTracked] = useState<Tracked | null>(null);
   const idle = usePollInterval(30_000);
   const proposal = $api.useQuery('get', '/api/release/proposal', undefined, {
-    refetchInterval: (query) => (tracked || query.state.data?.execute_in_flight ? RUNNING_POLL_MS : idle),
+    // Fast while an approve runs (or was just started here), until the proposal is no longer open.
+    refetchInterval: (query) => {
+      const gone = query.state.status === 'error' && problemOf(query.state.error).code === 'not_found';
+      return !gone && (tracked || query.state.data?.execute_in_flight) ? RUNNING_POLL_MS : idle;
+    },
   });
+  const forget = useCallback(() => setTracked(null), []);
   const none = proposal.error ? problemOf(proposal.error).code === 'not_found' : false;
   // After a failed refetch TanStack keeps the last data: only a successful read shows a card.
   const data = proposal.isSuccess ? proposal.data : undefined;
@@ -46,7 +51,7 @@ export function ReleaseProposalSlot() {
         onApproved={() => setTracked({ taskId: data.task_id, version: data.version, tag: data.tag })}
       />
     );
-  if (none && tracked) return <Outcome tracked={tracked} onDone={() => setTracked(null)} />;
+  if (none && tracked) return <Outcome tracked={tracked} onDone={forget} />;
   return null;
 }
 
