@@ -31,12 +31,14 @@ export interface ListeningCompany {
 
 /**
  * The app listening on a free port with the dispatcher on (`config` says which runtime), and the
- * project `shop`. `beforeListen` may adjust the built app (e.g. register a runtime).
+ * project `shop`. `beforeListen` may adjust the built app (e.g. register a runtime); `beforeBuild`
+ * may write to the stores first (e.g. persist feature flags, which apply at boot).
  */
 export async function startListeningCompany(
   prefix: string,
   config: Partial<Config>,
   beforeListen: (gaffer: Gaffer, platform: TestPlatform) => void = () => {},
+  beforeBuild: (platform: TestPlatform) => Promise<void> = async () => {},
 ): Promise<ListeningCompany> {
   const dirs = tempDirs(prefix);
   const git = new GitRunner({ home: join(dirs.make(), 'home') });
@@ -56,6 +58,7 @@ export async function startListeningCompany(
       ...config,
     },
   });
+  await beforeBuild(platform);
   const gaffer = await buildApp(platform, { logger: false });
   beforeListen(gaffer, platform);
   await gaffer.app.listen({ host: '127.0.0.1', port });

@@ -18,6 +18,7 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     queryKey('get', '/api/orchestrator/agents'),
     // The inbox's activity feed.
     queryKey('get', '/api/tasks/activity'),
+    queryKey('get', '/api/release/proposal'),
   ],
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],

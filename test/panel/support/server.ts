@@ -5,6 +5,7 @@
  */
 import { buildPanelIfStale } from '../../../scripts/build-panel.js';
 import type { Config } from '../../../src/config.js';
+import { createSettings, type FlagKey } from '../../../src/modules/settings/index.js';
 import { loginUrl } from '../../../src/platform/http/auth/login-page.js';
 import { type ApiCall, type ListeningCompany, startListeningCompany } from '../../support/e2e.js';
 
@@ -15,9 +16,22 @@ export interface PanelServer extends ListeningCompany {
   api: ApiCall<Record<string, unknown>>;
 }
 
-export async function startPanelServer(config: Partial<Config> = {}): Promise<PanelServer> {
+/** `flags` are persisted before the app boots, so they are in force (as after an operator's restart). */
+export async function startPanelServer(
+  config: Partial<Config> = {},
+  options: { flags?: readonly FlagKey[] } = {},
+): Promise<PanelServer> {
   await buildPanelIfStale();
-  const company = await startListeningCompany('gaffer-panel-', { dispatchEnabled: false, ...config });
+  const company = await startListeningCompany(
+    'gaffer-panel-',
+    { dispatchEnabled: false, ...config },
+    () => {},
+    async (platform) => {
+      if (!options.flags?.length) return;
+      const settings = await createSettings(platform);
+      for (const flag of options.flags) await settings.service.set(flag, true, 'ceo');
+    },
+  );
   return {
     ...company,
     loginUrl: () => loginUrl(company.platform.config, company.platform.secret, new Date()),

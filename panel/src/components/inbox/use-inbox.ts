@@ -30,6 +30,8 @@ export function useInbox() {
     { refetchInterval },
   );
   const dispatcher = $api.useQuery('get', '/api/orchestrator/dispatcher', undefined, { refetchInterval });
+  // 404 = no release proposal held; the card itself lives in components/release.
+  const release = $api.useQuery('get', '/api/release/proposal', undefined, { refetchInterval });
 
   // The held release proposal is a task too; it gets its own card (components/release), not a row here.
   const awaiting = (approvals.data?.tasks ?? []).filter((task) => !task.held);
@@ -42,6 +44,6 @@ export function useInbox() {
     awaiting,
     acks,
     stalled,
-    count: awaiting.length + acks.length + stalled.length,
+    count: awaiting.length + acks.length + stalled.length + (release.isSuccess ? 1 : 0),
   };
 }

@@ -1,0 +1,88 @@
+/**
+ * Form pieces of the project pages: a labelled field with its one-line explanation under it and
+ * its error (ours before sending, or the server's 422 naming it) right below. The rules are in rules.ts.
+ */
+import type { ReactNode } from 'react';
+
+export const inputClass =
+  'h-8 w-full rounded-md border border-border bg-surface px-2 aria-[invalid=true]:border-danger';
+
+export function Field({
+  id,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string | undefined;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block font-medium">
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <p id={`${id}-hint`} className="text-xs text-muted">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-xs text-danger" data-testid={`error-${id}`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The aria wiring of an input inside `Field`. */
+export function describedBy(id: string, error: string | undefined, hint = true) {
+  return {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby':
+      [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
+  } as const;
+}
+
+export function TextInput({
+  id,
+  value,
+  onChange,
+  error,
+  placeholder,
+  mono = false,
+  type = 'text',
+  hint = true,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  placeholder?: string;
+  mono?: boolean;
+  type?: 'text' | 'password' | 'url';
+  hint?: boolean;
+}) {
+  return (
+    <input
+      {...describedBy(id, error, hint)}
+      type={type}
+      autoComplete="off"
+      spellCheck={false}
+      className={`${inputClass} ${mono ? 'font-mono text-xs' : ''}`}
+      value={value}
+      placeholder={placeholder}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+/** What a stored nullable text becomes in an input, and back (empty → null). */
+export const toInput = (value: string | null | undefined) => value ?? '';
+export const fromInput = (value: string) => (value.trim() === '' ? null : value.trim());
