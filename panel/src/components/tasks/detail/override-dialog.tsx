@@ -62,7 +62,7 @@ export function OverrideDialog({
     onSettled: () => queryClient.invalidateQueries(),
   });
   const problem = save.error ? problemOf(save.error) : null;
-  const unplaced = problem && problem.fields.every((f) => formFieldOf(f.field) === undefined);
+  const unplaced = problem?.fields.every((f) => formFieldOf(f.field) === undefined);
   const set = <K extends keyof OverrideForm>(key: K, value: OverrideForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
   const statusChanges = form.status !== original.status;
