@@ -151,6 +151,12 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     expect(await inProgress.getAttribute('data-count')).toBe('1');
     expect(await pending.getAttribute('data-count')).toBe('3');
     await screenshot(page, 'tasks-kanban-live');
+
+    // The dark theme reads as well (same tokens, axe checks the contrast).
+    await page.evaluate("document.documentElement.dataset.theme = 'dark'");
+    await screenshot(page, 'tasks-kanban-dark');
+    await expectAccessible(page);
+    await page.evaluate("document.documentElement.dataset.theme = 'light'");
   }, 120_000);
 
   it('shows the task page’s tabs over real history, findings, collisions and a work session', async () => {
