@@ -92,7 +92,7 @@ function KanbanCard({ card, lookups, highlight }: { card: Card; lookups: Lookups
     <article
       data-testid={`card-${card.id}`}
       data-highlight={highlight || undefined}
-      className={`flex h-full flex-col justify-between rounded-md border bg-surface px-2.5 py-2 transition-colors duration-700 ${highlight ? 'border-accent bg-info-bg' : 'border-border'}`}
+      className={`flex h-full flex-col justify-between rounded-md border px-2.5 py-2 ${highlight ? 'border-accent bg-info-bg' : 'border-border bg-surface'}`}
     >
       <div className="flex items-center justify-between gap-2 text-xs text-muted">
         <span className="font-mono" title={card.id}>
