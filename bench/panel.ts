@@ -6,7 +6,7 @@
  * two boards, and the JavaScript a first load of /tasks?view=kanban transfers, gzipped.
  * Targets: 10,000-task board ≤ 3 × the 100-task board (in one run); first-load JS ≤ 250 KB gzipped.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -26,6 +26,7 @@ import { report } from './support.js';
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const JS_BUDGET = 250 * 1024;
+const SHOTS = join(process.cwd(), 'test-results', 'panel');
 
 interface Board {
   tasks: number;
@@ -110,6 +111,7 @@ async function coldLoad(
   browser: Browser,
   board: Board,
   cookies: Awaited<ReturnType<typeof sessionCookies>>,
+  screenshotTo?: string,
 ): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addCookies(cookies);
@@ -129,6 +131,7 @@ async function coldLoad(
     'new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)))',
   )) as number;
   const cards = await page.locator('[data-testid="kanban"] article').count();
+  if (screenshotTo) await page.screenshot({ path: screenshotTo });
   const bodies = await Promise.all(scripts);
   await context.close();
   return {
@@ -165,7 +168,10 @@ async function main(): Promise<void> {
   try {
     const cookies = await Promise.all(boards.map((b) => sessionCookies(browser, b)));
     // Warm-up: the server's first requests (module loading, query plans), not measured.
-    for (const [i, b] of boards.entries()) await coldLoad(browser, b, cookies[i]!);
+    // (It also saves a picture of each board: test-results/panel/bench-kanban-<tasks>.png.)
+    mkdirSync(SHOTS, { recursive: true });
+    for (const [i, b] of boards.entries())
+      await coldLoad(browser, b, cookies[i]!, join(SHOTS, `bench-kanban-${b.tasks}.png`));
     const loads: Load[][] = boards.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, b] of boards.entries()) loads[i]!.push(await coldLoad(browser, b, cookies[i]!));

@@ -55,7 +55,7 @@ export function KanbanColumn({
           {column.count.toLocaleString()}
         </span>
       </header>
-      <div ref={scroller} className="h-[calc(100vh-230px)] min-h-64 overflow-y-auto p-1.5" tabIndex={-1}>
+      <div ref={scroller} className="h-[calc(100vh-264px)] min-h-64 overflow-y-auto p-1.5" tabIndex={-1}>
         {column.cards.length === 0 ? (
           <p className="px-1 py-3 text-center text-xs text-muted">No tasks</p>
         ) : (

@@ -16,7 +16,7 @@ export function WorkSessionTab({ task, lookups }: { task: Task; lookups: Lookups
   return (
     <div className="space-y-4" data-testid="work-session">
       <p>
-        Branch{' '}
+        Task branch{' '}
         {task.branch_name ? (
           <span className="font-mono text-xs">{task.branch_name}</span>
         ) : (
