@@ -304,4 +304,23 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await page.getByTestId('history').getByText('Reviewed by hand already').first().waitFor();
     await screenshot(page, 'task-history-override');
   }, 120_000);
+
+  it('assigns the reviewing PM from the task page, after asking', async () => {
+    const id = ids.loginApi!;
+    const moved = await server.api('PATCH', `/api/tasks/${id}`, {
+      status: 'awaiting_pm_review',
+      force: true,
+      reason: 'Ready for the cell PM to review',
+    });
+    expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+    await page.goto(`${server.base}/tasks/${id}`);
+    await page.getByRole('button', { name: 'Assign review PM' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Assign the reviewing PM?' });
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Yes, assign' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText('assignee be-pm').waitFor();
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.assigned_to).toBe(rosterMember('be-pm').id);
+    await screenshot(page, 'task-review-pm-assigned');
+  }, 60_000);
 });
