@@ -324,3 +324,55 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await screenshot(page, 'task-review-pm-assigned');
   }, 60_000);
 });
+
+describe.skipIf(!chromiumAvailable)('the task page’s transcript', () => {
+  let server: PanelServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([
+      startPanelServer({ dispatchEnabled: true, agentRuntime: 'scripted', agentProvider: 'scripted' }),
+      launchBrowser(),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows the agent’s run output as it arrives, without a reload', async () => {
+    // Dispatch is held while the page opens, so the run starts (and prints) with the page watching.
+    expect(
+      (
+        await server.api('POST', '/api/maintenance-pause/dispatch', {
+          mode: 'drain',
+          reason: 'open the page first',
+        })
+      ).status,
+    ).toBeLessThan(300);
+    const created = await server.api('POST', '/api/tasks', {
+      title: 'Health endpoint for the load balancer',
+      description: 'GET /health answering the version, for the load balancer probes.',
+      acceptance_criteria: ['GET /health answers 200 with the version'],
+      team: 'main_pm',
+      task_type: 'planning',
+      nature: 'technical',
+      complexity: 'medium',
+      project_id: server.projectId,
+      assigned_to: 'main-pm',
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const id = created.json.id as string;
+
+    const page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
+    await signIn(page, server);
+    await page.goto(`${server.base}/tasks/${id}?tab=transcript`);
+    const transcript = page.getByTestId('transcript');
+    await transcript.getByText('main-pm has no run for this task yet').waitFor();
+
+    await server.api('DELETE', '/api/maintenance-pause/dispatch');
+    await transcript.getByText('[scripted] main-pm:').first().waitFor({ timeout: 120_000 });
+    await screenshot(page, 'task-transcript-live');
+    await expectAccessible(page);
+  }, 240_000);
+});

@@ -63,7 +63,10 @@ function AgentRuns({ agentId, taskId, agentName }: { agentId: string; taskId: st
   });
   const ofTask = (runs.data?.runs ?? []).filter((r) => r.task_id === taskId);
   const run = ofTask[0];
-  const [live, setLive] = useState<Chunk[]>([]);
+  const [live, setLive] = useState<{ runId: string | undefined; chunks: Chunk[] }>({
+    runId: undefined,
+    chunks: [],
+  });
   const state = useAgentStream(agentId, (frame) => {
     if (frame.task_id !== taskId) return;
     if (frame.type === 'AGENT_OUTPUT' && frame.run_id === run?.run_id && typeof frame.text === 'string') {
@@ -72,7 +75,12 @@ function AgentRuns({ agentId, taskId, agentName }: { agentId: string; taskId: st
         stream: String(frame.stream),
         text: frame.text,
       };
-      setLive((current) => [...current, chunk]);
+      // Chunks of another run (an earlier one still held here) are dropped.
+      const runId = String(frame.run_id);
+      setLive((current) => ({
+        runId,
+        chunks: current.runId === runId ? [...current.chunks, chunk] : [chunk],
+      }));
     } else if (frame.type !== 'AGENT_OUTPUT') {
       void queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/stream/{agent_id}') });
     }
@@ -92,7 +100,11 @@ function AgentRuns({ agentId, taskId, agentName }: { agentId: string; taskId: st
         {run.model ? ` (${run.model})` : ''} · {run.status} · started <RelativeTime at={run.started_at} /> ·{' '}
         <span data-testid="transcript-socket">{state === 'live' ? 'live' : state}</span>
       </p>
-      <RunTranscript agentId={agentId} runId={run.run_id} live={live} />
+      <RunTranscript
+        agentId={agentId}
+        runId={run.run_id}
+        live={live.runId === run.run_id ? live.chunks : []}
+      />
     </div>
   );
 }
