@@ -123,6 +123,29 @@ describe('GET /api/kanban', () => {
     expect(titles(frontend, 'pending')).not.toContain('a-back');
   });
 
+  it('searches titles and id prefixes with q, counts following the search', async () => {
+    const projectId = await projectWith([
+      { title: 'Fix the Login form', status: 'pending' },
+      { title: 'login audit', status: 'in_progress' },
+      { title: 'Billing export', status: 'pending' },
+      { title: '100% coverage', status: 'pending' },
+    ]);
+    const found = await board(`?project_id=${projectId}&q=LOGIN`);
+    expect(titles(found, 'pending')).toEqual(['Fix the Login form']);
+    expect(titles(found, 'in_progress')).toEqual(['login audit']);
+    expect(column(found, 'pending').count).toBe(1);
+    expect(found.total).toBe(2);
+    const billing = column(await board(`?project_id=${projectId}`), 'pending').cards.find(
+      (c) => c.title === 'Billing export',
+    )!;
+    expect(titles(await board(`?project_id=${projectId}&q=${billing.id8}`), 'pending')).toEqual([
+      'Billing export',
+    ]);
+    expect(titles(await board(`?project_id=${projectId}&q=%25`), 'pending')).toEqual(['100% coverage']);
+    const empty = await t.app.inject({ method: 'GET', url: '/api/kanban?q=', headers: t.ceoHeaders });
+    expect(empty.statusCode).toBe(422);
+  });
+
   it('caps each column at `limit` and reports the true count', async () => {
     const projectId = await projectWith(
       Array.from({ length: 7 }, (_, i) => ({

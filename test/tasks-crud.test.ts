@@ -259,6 +259,20 @@ describe('list', () => {
     expect(titles(await list(`project_id=${listProject}&source=manual`))).toHaveLength(5);
   });
 
+  it('searches titles (any case, wildcards literal) and id prefixes with q, with the other filters', async () => {
+    expect(titles(await list(`project_id=${listProject}&q=LIST%20TASK%203`))).toEqual(['List task 3']);
+    expect(titles(await list(`project_id=${listProject}&q=task&team=backend`))).toEqual([
+      'List task 2',
+      'List task 0',
+    ]);
+    expect(titles(await list(`project_id=${listProject}&q=${made[1]!.id.slice(0, 8)}`))).toEqual([
+      'List task 1',
+    ]);
+    // % and _ are searched for as text, not as LIKE wildcards.
+    expect(titles(await list(`project_id=${listProject}&q=%25`))).toEqual([]);
+    expect(titles(await list(`project_id=${listProject}&q=List_task`))).toEqual([]);
+  });
+
   it('pages by cursor and by offset', async () => {
     const first = await list(`project_id=${listProject}&limit=2`);
     expect(titles(first)).toEqual(['List task 4', 'List task 3']);
@@ -280,5 +294,7 @@ describe('list', () => {
     expect(fields(await as('ceo').get('/api/tasks?cursor=abc&offset=2'))).toEqual(['query.cursor']);
     expect(fields(await as('ceo').get('/api/tasks?cursor=abc'))).toEqual(['query.cursor']);
     expect(fields(await as('ceo').get('/api/tasks?assigned_to=nobody'))).toEqual(['query.assigned_to']);
+    expect(fields(await as('ceo').get('/api/tasks?q='))).toEqual(['query.q']);
+    expect(fields(await as('ceo').get(`/api/tasks?q=${'x'.repeat(201)}`))).toEqual(['query.q']);
   });
 });

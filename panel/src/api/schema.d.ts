@@ -2973,6 +2973,8 @@ export interface paths {
                     assigned_to?: string;
                     parent_task_id?: string;
                     source?: string;
+                    /** @description Text search: tasks whose title contains this text, or whose id starts with it (any case). */
+                    q?: string;
                     limit?: number;
                     /** @description Offset pagination (or use `cursor`). */
                     offset?: number;
@@ -11545,6 +11547,8 @@ export interface paths {
                     project_id?: string;
                     /** @description Only tasks owned by this team. */
                     team?: "backend" | "frontend" | "ux_ui" | "board" | "main_pm" | "system";
+                    /** @description Text search: only tasks whose title contains this text or whose id starts with it (any case). */
+                    q?: string;
                     /** @description Show completed and cancelled cards up to `limit`; by default only the 20 most recent of each. */
                     include_terminal: boolean;
                     /** @description Cards per column at most; counts are always the true totals. */

@@ -10,6 +10,10 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
   TASK_CHANGED: [
     queryKey('get', '/api/tasks'),
     queryKey('get', '/api/tasks/{id}'),
+    queryKey('get', '/api/tasks/{id}/events'),
+    queryKey('get', '/api/tasks/{id}/findings'),
+    queryKey('get', '/api/tasks/{id}/collision-map'),
+    queryKey('get', '/api/work-sessions'),
     queryKey('get', '/api/kanban'),
     queryKey('get', '/api/orchestrator/dispatcher'),
     // Agents: the roster's state and current task, and the running list (spawns follow task moves).

@@ -1,6 +1,93 @@
-/** Task page (not built yet on this branch). */
-import { NotBuiltYet } from '../components/ui/not-built';
+/**
+ * Task (`/tasks/:id`): the header (state, title, id, project, assignee, the CEO's actions), then
+ * tabs kept in the query string (`?tab=history`): Overview · History · Findings · Collisions ·
+ * Work session · Transcript. Live: task events refetch what is on screen.
+ */
+import { Tabs } from 'radix-ui';
+import { useParams, useSearchParams } from 'react-router';
+import { CollisionsTab } from '../components/tasks/detail/collisions-tab';
+import { FindingsTab } from '../components/tasks/detail/findings-tab';
+import { HistoryTab } from '../components/tasks/detail/history-tab';
+import { OverviewTab } from '../components/tasks/detail/overview-tab';
+import { TaskHeader } from '../components/tasks/detail/task-header';
+import { TranscriptTab } from '../components/tasks/detail/transcript-tab';
+import { useTask } from '../components/tasks/detail/use-task';
+import { WorkSessionTab } from '../components/tasks/detail/work-session-tab';
+import { useLookups } from '../components/tasks/lookups';
+import { Loading } from '../components/ui/page';
+import { ProblemNote } from '../components/ui/problem-note';
+
+const TABS = [
+  ['overview', 'Overview'],
+  ['history', 'History'],
+  ['findings', 'Findings'],
+  ['collisions', 'Collisions'],
+  ['work', 'Work session'],
+  ['transcript', 'Transcript'],
+] as const;
+type Tab = (typeof TABS)[number][0];
 
 export default function TaskDetailPage() {
-  return <NotBuiltYet title="Task" />;
+  const { id = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = TABS.some(([t]) => t === params.get('tab')) ? (params.get('tab') as Tab) : 'overview';
+  const task = useTask(id);
+  const lookups = useLookups();
+
+  if (task.error)
+    return (
+      <div className="px-6 py-5">
+        <h1 className="mb-3 text-[22px] font-semibold">Task</h1>
+        <ProblemNote error={task.error} prefix="Could not load the task" />
+      </div>
+    );
+  if (!task.data)
+    return (
+      <div className="px-6 py-5">
+        <Loading what="the task" />
+      </div>
+    );
+  const t = task.data;
+
+  return (
+    <div className="space-y-4 px-6 py-5">
+      <TaskHeader task={t} lookups={lookups} />
+      <Tabs.Root
+        value={tab}
+        onValueChange={(value) => setParams(value === 'overview' ? {} : { tab: value }, { replace: true })}
+      >
+        <Tabs.List aria-label="Task views" className="flex gap-1 border-b border-border">
+          {TABS.map(([value, label]) => (
+            <Tabs.Trigger
+              key={value}
+              value={value}
+              className="-mb-px border-b-2 border-transparent px-3 py-1.5 text-muted hover:text-text data-[state=active]:border-accent data-[state=active]:font-semibold data-[state=active]:text-text"
+            >
+              {label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <div className="pt-4">
+          <Tabs.Content value="overview">
+            <OverviewTab task={t} lookups={lookups} />
+          </Tabs.Content>
+          <Tabs.Content value="history">
+            <HistoryTab taskId={t.id} lookups={lookups} />
+          </Tabs.Content>
+          <Tabs.Content value="findings">
+            <FindingsTab taskId={t.id} />
+          </Tabs.Content>
+          <Tabs.Content value="collisions">
+            <CollisionsTab taskId={t.id} />
+          </Tabs.Content>
+          <Tabs.Content value="work">
+            <WorkSessionTab task={t} lookups={lookups} />
+          </Tabs.Content>
+          <Tabs.Content value="transcript">
+            <TranscriptTab task={t} lookups={lookups} />
+          </Tabs.Content>
+        </div>
+      </Tabs.Root>
+    </div>
+  );
 }

@@ -9,6 +9,14 @@ export const TAGS = ['kanban'];
 export const KanbanQuery = Type.Object({
   project_id: Type.Optional(Type.String({ format: 'uuid', description: 'Only tasks of this project.' })),
   team: Type.Optional(StringEnum(TEAMS, { description: 'Only tasks owned by this team.' })),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Text search: only tasks whose title contains this text or whose id starts with it (any case).',
+    }),
+  ),
   include_terminal: Type.Boolean({
     default: false,
     description: `Show completed and cancelled cards up to \`limit\`; by default only the ${RECENT_TERMINAL_CARDS} most recent of each.`,

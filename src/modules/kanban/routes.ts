@@ -41,9 +41,15 @@ export function registerKanbanRoutes(app: FastifyInstance, service: KanbanServic
       },
     },
     async (request) => {
-      const { project_id, team, include_terminal, limit } = request.query;
+      const { project_id, team, q, include_terminal, limit } = request.query;
       return boardView(
-        await service.board({ projectId: project_id, team, includeTerminal: include_terminal, limit }),
+        await service.board({
+          projectId: project_id,
+          team,
+          text: q,
+          includeTerminal: include_terminal,
+          limit,
+        }),
       );
     },
   );

@@ -7,6 +7,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
 import { type Db, queryRows } from '../../platform/db/client.js';
 import { isTerminal } from '../lifecycle/index.js';
+import { textMatch } from '../tasks/index.js';
 import { tasks } from '../tasks/schema.js';
 import {
   assembleBoard,
@@ -35,6 +36,8 @@ export interface KanbanCard {
 export interface KanbanQuery extends Partial<BoardOptions> {
   projectId?: string;
   team?: string;
+  /** Text search: the title contains it or the id starts with it. */
+  text?: string;
 }
 
 export interface KanbanBoard {
@@ -57,6 +60,7 @@ export class KanbanService {
     const filters: SQL[] = [];
     if (query.projectId) filters.push(eq(tasks.projectId, query.projectId));
     if (query.team) filters.push(eq(tasks.team, query.team));
+    if (query.text) filters.push(textMatch(query.text));
     const where = filters.length > 0 ? and(...filters) : undefined;
 
     // Independent reads: on a PostgreSQL pool they run side by side.

@@ -105,6 +105,14 @@ export const TaskListQuery = Type.Object(
     ),
     parent_task_id: Type.Optional(Uuid()),
     source: Type.Optional(Type.String({ minLength: 1, maxLength: TASK_LIMITS.sourceMax })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Text search: tasks whose title contains this text, or whose id starts with it (any case).',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
     offset: Type.Optional(QueryInteger({ minimum: 0, description: 'Offset pagination (or use `cursor`).' })),
     cursor: Type.Optional(

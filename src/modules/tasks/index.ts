@@ -12,7 +12,7 @@ import { registerTaskRoutes } from './routes.js';
 import { TasksService } from './service.js';
 
 export type { TaskChanged } from './events.js';
-export type { TaskEventView } from './queries.js';
+export { type TaskEventView, textMatch } from './queries.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
 export { TasksService, type TasksServiceDeps } from './service.js';

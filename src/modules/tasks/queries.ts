@@ -46,6 +46,15 @@ function decodeCursor(cursor: string): string {
   return id;
 }
 
+/** Escapes LIKE's wildcards so the search text matches literally. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Tasks whose title contains `text` or whose id starts with it, in any case. */
+export function textMatch(text: string): SQL {
+  const literal = likeLiteral(text.trim());
+  return sql`(${tasks.title} ilike ${`%${literal}%`} or ${tasks.id}::text ilike ${`${literal}%`})`;
+}
+
 export async function listTasks(
   db: Db,
   cellMaps: CellMaps,
@@ -64,6 +73,7 @@ export async function listTasks(
   if (filter.project_id) conditions.push(eq(tasks.projectId, filter.project_id));
   if (filter.parent_task_id) conditions.push(eq(tasks.parentTaskId, filter.parent_task_id));
   if (filter.source) conditions.push(eq(tasks.source, filter.source));
+  if (filter.q) conditions.push(textMatch(filter.q));
   if (filter.assigned_to) {
     const agent = await agents.identify(filter.assigned_to);
     if (!agent) {

@@ -120,6 +120,8 @@ export interface TaskListFilter {
   assigned_to?: string;
   parent_task_id?: string;
   source?: string;
+  /** Text search: the title contains it, or the id starts with it (any case). */
+  q?: string;
   limit?: number;
   offset?: number;
   /** Opaque cursor from a previous page's `next_cursor`. */

@@ -1,0 +1,99 @@
+/** Overview: the description, the acceptance criteria, the plan (as the planner wrote it) and facts. */
+import { EmptyState } from '../../ui/page';
+import { ShortId } from '../../ui/short-id';
+import { RelativeTime } from '../../ui/time';
+import type { Lookups } from '../lookups';
+import type { Task } from './use-task';
+
+export function OverviewTab({ task, lookups }: { task: Task; lookups: Lookups }) {
+  return (
+    <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+      <div className="min-w-0 space-y-5">
+        <section aria-labelledby="t-description">
+          <h2 id="t-description" className="mb-1 text-[15px] font-semibold">
+            Description
+          </h2>
+          <p className="whitespace-pre-wrap break-words">{task.description}</p>
+        </section>
+        <section aria-labelledby="t-criteria">
+          <h2 id="t-criteria" className="mb-1 text-[15px] font-semibold">
+            Acceptance criteria
+          </h2>
+          <ol className="list-decimal space-y-1 pl-5">
+            {task.acceptance_criteria.map((c) => (
+              <li key={c.id} className="break-words">
+                {c.text}
+              </li>
+            ))}
+          </ol>
+        </section>
+        <section aria-labelledby="t-plan">
+          <h2 id="t-plan" className="mb-1 text-[15px] font-semibold">
+            Plan
+          </h2>
+          {task.plan ? (
+            <Plan plan={task.plan} />
+          ) : (
+            <EmptyState>No plan yet: the owner writes one when starting work.</EmptyState>
+          )}
+        </section>
+      </div>
+      <dl className="grid h-fit grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 rounded-lg border border-border bg-surface p-3 text-[13px]">
+        <Fact label="Team">{task.team.replace('_', ' ')}</Fact>
+        <Fact label="Type">
+          {task.task_type} · {task.nature} · {task.complexity}
+        </Fact>
+        <Fact label="Priority">{task.priority}</Fact>
+        <Fact label="Source">{task.source}</Fact>
+        <Fact label="Claimant">{lookups.agent(task.active_claimant_id)}</Fact>
+        <Fact label="Parent">{task.parent_task_id ? <ShortId id={task.parent_task_id} /> : 'root task'}</Fact>
+        <Fact label="Revisions">{task.revision_count}</Fact>
+        <Fact label="Created">
+          <RelativeTime at={task.created_at} />
+        </Fact>
+        <Fact label="Updated">
+          <RelativeTime at={task.updated_at} />
+        </Fact>
+        {task.stalled_reason && <Fact label="Stalled">{task.stalled_reason}</Fact>}
+      </dl>
+    </div>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </>
+  );
+}
+
+/** A plan is free-form JSON from the planner: steps as a list when it has them, the rest as JSON. */
+function Plan({ plan }: { plan: Record<string, unknown> }) {
+  const steps = Array.isArray(plan.steps) ? plan.steps : null;
+  const { steps: _steps, ...rest } = plan;
+  return (
+    <div className="space-y-2">
+      {steps && (
+        <ol className="list-decimal space-y-1 pl-5">
+          {steps.map(stepText).map(({ key, text }) => (
+            <li key={key} className="break-words">
+              {text}
+            </li>
+          ))}
+        </ol>
+      )}
+      {Object.keys(rest).length > 0 && (
+        <pre className="overflow-x-auto rounded-md bg-surface-2 p-2 font-mono text-xs">
+          {JSON.stringify(rest, null, 2)}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+const stepText = (step: unknown, n: number) => ({
+  key: `step-${n + 1}`,
+  text: typeof step === 'string' ? step : JSON.stringify(step),
+});

@@ -1,0 +1,125 @@
+/**
+ * What the CEO may do to the task from its page: the god-mode edit (override-dialog.tsx), assign
+ * the reviewing PM while it awaits PM review, and approve (& merge) while it awaits the CEO. Each
+ * asks first and shows the server's error where it happened.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { Pencil } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { $api } from '../../../api/client';
+import { Button } from '../../ui/button';
+import { Dialog } from '../../ui/dialog';
+import { ProblemNote } from '../../ui/problem-note';
+import type { Lookups } from '../lookups';
+import { OverrideDialog } from './override-dialog';
+import type { Task } from './use-task';
+
+export function TaskActions({ task, lookups }: { task: Task; lookups: Lookups }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <div className="flex flex-wrap gap-2">
+      {task.status === 'awaiting_ceo_approval' && <ApproveButton task={task} />}
+      {task.status === 'awaiting_pm_review' && <AssignReviewPm task={task} />}
+      <Button onClick={() => setEditing(true)}>
+        <Pencil size={14} aria-hidden />
+        Edit (override)…
+      </Button>
+      {editing && <OverrideDialog task={task} lookups={lookups} onClose={() => setEditing(false)} />}
+    </div>
+  );
+}
+
+function ApproveButton({ task }: { task: Task }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const isRoot = task.parent_task_id === null;
+  const done = (message: string) => {
+    setConfirming(false);
+    toast.success(message);
+  };
+  const merge = $api.useMutation('post', '/api/tasks/{id}/approve-and-merge', {
+    onSuccess: () => done(`Merged and completed: ${task.title}`),
+    onSettled: () => queryClient.invalidateQueries(),
+  });
+  const approve = $api.useMutation('post', '/api/tasks/{id}/complete', {
+    onSuccess: () => done(`Approved: ${task.title}`),
+    onSettled: () => queryClient.invalidateQueries(),
+  });
+  const action = isRoot ? merge : approve;
+  const params = { params: { path: { id: task.id } } };
+  return (
+    <>
+      <Button variant="primary" onClick={() => setConfirming(true)}>
+        {isRoot ? 'Approve & merge' : 'Approve'}
+      </Button>
+      {action.error && !confirming && (
+        <div className="basis-full">
+          <ProblemNote error={action.error} prefix={isRoot ? 'Approve & merge failed' : 'Approve failed'} />
+        </div>
+      )}
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={isRoot ? 'Approve and merge?' : 'Approve?'}
+        description={
+          isRoot
+            ? `The pull request of “${task.title}” is merged into the project's default branch and the task completes.`
+            : `“${task.title}” completes with your sign-off.`
+        }
+      >
+        {action.error && <ProblemNote error={action.error} />}
+        <div className="mt-4 flex justify-end gap-2">
+          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button
+            variant="primary"
+            disabled={action.isPending}
+            onClick={() => (isRoot ? merge.mutate(params) : approve.mutate({ ...params, body: {} }))}
+          >
+            {action.isPending ? 'Working…' : isRoot ? 'Yes, approve & merge' : 'Yes, approve'}
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+function AssignReviewPm({ task }: { task: Task }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const assign = $api.useMutation('post', '/api/tasks/{id}/assign-review-pm', {
+    onSuccess: () => {
+      setConfirming(false);
+      toast.success('The reviewing PM now holds the task');
+    },
+    onSettled: () => queryClient.invalidateQueries(),
+  });
+  return (
+    <>
+      <Button onClick={() => setConfirming(true)}>Assign review PM</Button>
+      {assign.error && !confirming && (
+        <div className="basis-full">
+          <ProblemNote error={assign.error} prefix="Assign review PM failed" />
+        </div>
+      )}
+      <Dialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Assign the reviewing PM?"
+        description="The cell PM of the task's team (else the main PM) becomes its owner and claimant, to review it."
+      >
+        {assign.error && <ProblemNote error={assign.error} />}
+        <div className="mt-4 flex justify-end gap-2">
+          <Button onClick={() => setConfirming(false)}>Cancel</Button>
+          <Button
+            variant="primary"
+            disabled={assign.isPending}
+            onClick={() => assign.mutate({ params: { path: { id: task.id } } })}
+          >
+            {assign.isPending ? 'Working…' : 'Yes, assign'}
+          </Button>
+        </div>
+      </Dialog>
+    </>
+  );
+}
