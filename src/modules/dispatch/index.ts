@@ -25,6 +25,7 @@ import { killRunningAgents } from './kill-switch.js';
 import { type DispatchOptions, resolveDispatchOptions } from './options.js';
 import { type LoopReports, Orchestrator } from './orchestrator.js';
 import { reapStaleClaims } from './reaper.js';
+import { RemoteStop } from './remote-stop.js';
 import { registerOrchestratorDispatchRoutes } from './routes.js';
 import { AgentSpawner } from './spawner.js';
 
@@ -164,7 +165,7 @@ export function createDispatchModule(
       }
     }),
   );
-  const orchestrator = new Orchestrator({
+  const orchestrator: Orchestrator = new Orchestrator({
     agents: deps.agents.service,
     supervisor,
     spawner,
@@ -173,6 +174,15 @@ export function createDispatchModule(
     hold,
     options,
     reports,
+    remote: { stop: (agentId, graceful) => remote.stop(agentId, graceful) },
+  });
+  const remote = new RemoteStop({
+    cache: platform.cache,
+    db,
+    clock,
+    killGraceSeconds: options.killGraceSeconds,
+    stopLocal: (agentId, graceful) => orchestrator.stopLocal(agentId, graceful),
+    log: { warn: (details, message) => log.warn(details, message) },
   });
   return {
     dispatcher,
@@ -180,7 +190,9 @@ export function createDispatchModule(
     wake: () => dispatcher.wake(),
     registerRoutes(app) {
       log = app.log;
+      app.addHook('onReady', async () => remote.start());
       app.addHook('onClose', async () => {
+        await remote.close();
         dispatcher.close();
         for (const unsubscribe of unsubscribes) unsubscribe();
       });
