@@ -10,7 +10,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { eventually, type Replica, type Replicas, startReplicas } from './support/replicas.js';
+import {
+  eventually,
+  type JsonAnswer,
+  type Replica,
+  type Replicas,
+  startReplicas,
+} from './support/replicas.js';
 import { createTestStores, type TestStores, testDatabaseUrl, testRedisUrl } from './support/stores.js';
 import { connect, type StreamClient } from './support/ws-client.js';
 
@@ -43,7 +49,7 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
 
     const json = async (response: Response) => ({
       status: response.status,
-      body: (await response.json()) as Record<string, any>,
+      body: (await response.json()) as JsonAnswer,
     });
 
     it('an event raised on one replica reaches /ws/system on all three; a dispatch pause there holds all', async () => {
@@ -57,7 +63,7 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
         );
         expect(paused.status, JSON.stringify(paused.body)).toBe(200);
         for (const [i, socket] of sockets.entries()) {
-          const frame = (await socket.next(10_000)) as Record<string, any>;
+          const frame = (await socket.next(10_000)) as JsonAnswer;
           expect(frame, `replica ${i}`).toMatchObject({
             type: 'MAINTENANCE_PAUSE_CHANGED',
             scope: 'dispatch',
@@ -146,7 +152,7 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
       });
       expect(put.status).toBe(200);
       const flagOn = async (r: Replica) =>
-        ((await json(await r.asCeo('/api/settings/feature-flags'))).body.flags as any[]).find(
+        ((await json(await r.asCeo('/api/settings/feature-flags'))).body.flags as JsonAnswer[]).find(
           (flag) => flag.key === 'telegram_enabled',
         );
       for (const r of replicas) {
@@ -184,7 +190,7 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
     it('runs a scheduler loop once per interval across the three, also after the lease holder is SIGKILLed', async () => {
       const passes = async (r: Replica) => {
         const state = await json(await r.asCeo('/api/orchestrator/state'));
-        return (state.body.loops as any[]).find((loop) => loop.name === 'notifications.sweep')
+        return (state.body.loops as JsonAnswer[]).find((loop) => loop.name === 'notifications.sweep')
           ?.passes as number;
       };
       // Passes counted over about `seconds`, and the most one replica alone could have made in the

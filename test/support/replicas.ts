@@ -201,3 +201,7 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000,
     }
   }
 }
+
+/** A JSON answer, read by shape in assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked with toMatchObject, field by field
+export type JsonAnswer = Record<string, any>;
