@@ -40,6 +40,8 @@ export interface RemoteStopDeps {
   /** Stops the agent if this replica runs it (null when it does not). */
   stopLocal(agentId: string, graceful: boolean): Promise<ExitView | null>;
   killGraceSeconds: number;
+  /** Wait for a reply beyond the kill grace (default REMOTE_STOP_MARGIN_MS). */
+  marginMs?: number;
   log?: { warn(details: object, message: string): void };
 }
 
@@ -72,7 +74,8 @@ export class RemoteStop {
   async stop(agentId: string, graceful: boolean): Promise<ExitView | null> {
     if (!(await this.runsSomewhere(agentId))) return null;
     const id = randomUUID();
-    const timeoutMs = (graceful ? this.deps.killGraceSeconds * 1000 : 0) + REMOTE_STOP_MARGIN_MS;
+    const margin = this.deps.marginMs ?? REMOTE_STOP_MARGIN_MS;
+    const timeoutMs = (graceful ? this.deps.killGraceSeconds * 1000 : 0) + margin;
     const replied = new Promise<ExitView | null | 'timeout'>((resolve) => {
       const timer = setTimeout(() => resolve('timeout'), timeoutMs);
       this.waiting.set(id, (exit) => {
@@ -88,7 +91,7 @@ export class RemoteStop {
         throw new AppError(
           504,
           'stop_unanswered',
-          `a replica records a live run of this agent, but none answered the stop within ${Math.round(timeoutMs / 1000)} s`,
+          `a replica records a live run of this agent, but none answered the stop within ${(timeoutMs / 1000).toFixed(1)} s`,
         );
       }
       return exit;
