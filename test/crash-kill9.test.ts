@@ -3,10 +3,13 @@
  * again on the same data — the embedded PGlite directory by default, a PostgreSQL database with
  * GAFFER_TEST_DATABASE_URL. Every write that was acknowledged is there after the restart, exactly
  * once, and the server takes new work at once:
- *   - task writes under load (concurrent POST /api/tasks, killed mid-way).
+ *   - task writes under load (concurrent POST /api/tasks, killed mid-way);
+ *   - a gateway verb under load (concurrent `dm` tool calls of six agents, killed mid-way): every
+ *     acknowledged message is in its conversation exactly once.
  * (The release executor's per-step resume after a kill is engines-release-restart.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rosterMember } from '../src/modules/agents/index.js';
 import { taskBody } from '../src/modules/tasks/test-fixtures.js';
 import { type Replica, type Replicas, startReplicas } from './support/replicas.js';
 import { createTestStores, type TestStores } from './support/stores.js';
@@ -95,5 +98,55 @@ describe(`SIGKILL mid-write, then restart on the same data (${store})`, () => {
         })
       ).status,
     ).toBe(201);
+  }, 120_000);
+
+  it('keeps every acknowledged agent message, exactly once, when killed under concurrent gateway verbs', async () => {
+    const senders = ['be-dev-1', 'be-dev-2', 'fe-dev-1', 'fe-dev-2', 'ux-dev-1', 'ux-dev-2'].map(
+      rosterMember,
+    );
+    const perSender = 40;
+    const killAfter = 30;
+    const acknowledged = new Map<string, string>(); // body → conversation id
+    let killing: Promise<void> | undefined;
+    const send = async (sender: (typeof senders)[number]) => {
+      const headers = {
+        ...cluster.headersFor(sender.id, sender.role, sender.team ?? ''),
+        'content-type': 'application/json',
+      };
+      for (let i = 0; i < perSender && !killing; i++) {
+        const body = `Crash drill note ${i} from ${sender.slug}`;
+        const response = await fetch(`${server.base}/api/v1/do`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ tool: 'dm', to: `${sender.slug.split('-')[0]}-qa`, body }),
+        }).catch(() => undefined);
+        if (!response) return;
+        const answer = (await response.json().catch(() => ({}))) as {
+          ok?: boolean;
+          data?: { conversation_id?: string };
+        };
+        if (response.status === 200 && answer.ok && answer.data?.conversation_id) {
+          acknowledged.set(body, answer.data.conversation_id);
+          if (acknowledged.size === killAfter) killing ??= server.kill();
+        }
+      }
+    };
+    await Promise.all(senders.map(send));
+    await killing;
+    expect(acknowledged.size).toBeGreaterThanOrEqual(killAfter);
+    expect(acknowledged.size).toBeLessThan(senders.length * perSender);
+
+    await server.restart();
+    const stored = new Map<string, number>();
+    for (const conversation of new Set(acknowledged.values())) {
+      const response = await server.asCeo(`/api/a2a/admin/conversations/${conversation}/messages?limit=500`);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { messages: { body: string }[] };
+      for (const message of page.messages) stored.set(message.body, (stored.get(message.body) ?? 0) + 1);
+    }
+    const missing = [...acknowledged.keys()].filter((body) => !stored.has(body));
+    const doubled = [...stored].filter(([, count]) => count > 1).map(([body]) => body);
+    expect(missing).toEqual([]);
+    expect(doubled).toEqual([]);
   }, 120_000);
 });
