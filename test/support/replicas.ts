@@ -100,7 +100,7 @@ export async function startReplicas(
         ? { GAFFER_DATABASE_URL: stores.databaseUrl, GAFFER_DATABASE_POOL_SIZE: '5' }
         : {}),
       ...(stores.redisUrl
-        ? { GAFFER_REDIS_URL: stores.redisUrl, GAFFER_REDIS_KEY_PREFIX: stores.keyPrefix.replace(/:$/, '') }
+        ? { GAFFER_REDIS_URL: stores.redisUrl, GAFFER_REDIS_KEY_PREFIX: stores.keyPrefix }
         : {}),
       ...options.env,
       ...options.envOf?.(index),
