@@ -204,6 +204,12 @@ export const settings = {
     'Redis URL for the cache store, locks and cross-replica fan-out. Unset: an in-process store (single replica only).',
     urlWith(['redis:', 'rediss:']),
   ),
+  redisKeyPrefix: str(
+    'GAFFER_REDIS_KEY_PREFIX',
+    '',
+    'Prefix of every Redis key and pub/sub channel, so several Gaffer deployments can share one Redis (the replicas of one deployment use the same prefix).',
+    (v) => (/^[\w:.-]{1,64}$/.test(v) ? null : 'letters, digits, _ : . - only (at most 64)'),
+  ),
   readyTimeoutMs: int('GAFFER_READY_TIMEOUT_MS', 2000, 50, 60_000, 'Per-check timeout of the /ready probe.'),
   // ── Auth ────────────────────────────────────────────────────────────────────────────────
   authSecret: optionalStr(

@@ -59,7 +59,7 @@ export async function openPlatform(config: Config): Promise<PlatformStores & { c
   try {
     // Without Redis neither can fail; with it, the bus's SUBSCRIBE is the first call that must work.
     bus = await step('redis', config, async () => {
-      stores = await openStores({ redisUrl: config.redisUrl, database });
+      stores = await openStores({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, database });
       return startEventBus(stores.cache);
     });
   } catch (error) {

@@ -40,12 +40,13 @@ export function createDispatchModule(
   deps: DispatchDeps,
   dispatchOptions: DispatchOptions = {},
 ): DispatchModule {
-  const { dispatcher, orchestrator, close } = wireDispatch(platform, deps, dispatchOptions);
+  const { dispatcher, orchestrator, start, close } = wireDispatch(platform, deps, dispatchOptions);
   return {
     dispatcher,
     orchestrator,
     wake: () => dispatcher.wake(),
     registerRoutes(app) {
+      app.addHook('onReady', async () => start());
       app.addHook('onClose', async () => close());
       registerOrchestratorDispatchRoutes(app, orchestrator);
     },

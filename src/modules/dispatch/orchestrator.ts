@@ -1,7 +1,8 @@
 /**
  * What the /api/orchestrator routes do (CEO only): list this replica's running agents, spawn one by
  * hand (refused while the `dispatch` scope is paused; an agent already running answers 409 with its
- * run), stop one (gracefully: SIGTERM, the grace, SIGKILL; or killed at once) — after which the
+ * run), stop one whichever replica runs it (gracefully: SIGTERM, the grace, SIGKILL; or killed at
+ * once; forwarded over the bus when another replica runs it) — after which the
  * dispatcher leaves it alone for a while — and describe the dispatcher's state.
  */
 import { AppError, conflict } from '../../platform/http/errors.js';
@@ -56,6 +57,8 @@ export interface OrchestratorDeps {
   hold: () => Promise<Hold | null>;
   options: ResolvedDispatchOptions;
   reports: LoopReports;
+  /** Forwards a stop to the replica that runs the agent (unset: this replica only). */
+  remote?: { stop(agentId: string, graceful: boolean): Promise<ExitView | null> };
 }
 
 export function runningAgentView(run: RunningAgentInfo): RunningAgentView {
@@ -106,18 +109,33 @@ export class Orchestrator {
     return { already_running: false, run: runningAgentView(info) };
   }
 
+  /**
+   * Stops the agent whichever replica runs it: here when this replica runs it, else forwarded to
+   * the one that does (409 `agent_not_running` when none does).
+   */
   async stop(agentKey: string, graceful: boolean): Promise<ExitView> {
     const agent = await this.agent(agentKey);
-    const run = this.deps.supervisor.get(agent.id);
-    if (!run) throw conflict('agent_not_running', `${agent.slug} is not running on this replica`);
+    const exit =
+      (await this.stopLocal(agent.id, graceful)) ??
+      (await this.deps.remote?.stop(agent.id, graceful)) ??
+      null;
+    if (!exit) throw conflict('agent_not_running', `${agent.slug} is not running on any replica`);
     this.deps.dispatcher.holdStoppedAgent(agent.id);
-    const exit = await this.deps.supervisor.stop(agent.id, {
+    return exit;
+  }
+
+  /** Stops the agent if it runs on this replica; null when it does not. */
+  async stopLocal(agentId: string, graceful: boolean): Promise<ExitView | null> {
+    const run = this.deps.supervisor.get(agentId);
+    if (!run) return null;
+    this.deps.dispatcher.holdStoppedAgent(agentId);
+    const exit = await this.deps.supervisor.stop(agentId, {
       graceful,
       graceSeconds: this.deps.options.killGraceSeconds,
     });
-    if (!exit) throw conflict('agent_not_running', `${agent.slug} is not running on this replica`);
+    if (!exit) return null;
     return {
-      agent_id: agent.id,
+      agent_id: agentId,
       run_id: run.runId,
       outcome: exit.outcome,
       exit_code: exit.code,

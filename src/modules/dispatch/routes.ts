@@ -88,6 +88,7 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
         tags: TAGS,
         summary: 'Stop a running agent',
         description:
+          'Works on whichever replica receives it: a stop for an agent another replica runs is forwarded to that replica. ' +
           '`graceful: true` sends SIGTERM and SIGKILL after the kill grace; `false` kills at once. Answers how the run ' +
           'ended. The dispatcher then leaves the agent alone for a while (a manual spawn ends that); its claim stays ' +
           '(the stale-claim reaper returns it to pending if nobody picks the work up).',
@@ -96,7 +97,10 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
         response: {
           200: ExitView,
           404: unknownAgent,
-          409: errorResponse('The agent is not running on this replica (`agent_not_running`).'),
+          409: errorResponse('No replica runs the agent (`agent_not_running`).'),
+          504: errorResponse(
+            'A replica records a live run of the agent but none answered the forwarded stop in time (`stop_unanswered`).',
+          ),
           422: errorResponse('The body does not match the schema (`validation_failed`).'),
           ...authErrorResponses,
         },

@@ -3,7 +3,8 @@
  * registers the loops (`dispatch.tick`, held by DISPATCH_PAUSE_SCOPES; the stale-claim reaper and
  * the budget sweep, never held), wakes the dispatcher on task events and agent runs ending, and
  * on a kill pause of its scope stops this replica's running agents (their claims back to pending,
- * owners kept). `close()` undoes the subscriptions.
+ * owners kept), and answers other replicas' stop requests for the agents this replica runs
+ * (RemoteStop). `start()` listens for those; `close()` undoes the subscriptions.
  */
 import type { Platform } from '../../platform/context.js';
 import { RespawnTracker } from './breaker.js';
@@ -14,6 +15,7 @@ import { killRunningAgents } from './kill-switch.js';
 import { type DispatchOptions, resolveDispatchOptions } from './options.js';
 import { type LoopReports, Orchestrator } from './orchestrator.js';
 import { reapStaleClaims } from './reaper.js';
+import { RemoteStop } from './remote-stop.js';
 import { AgentSpawner } from './spawner.js';
 
 export const REAPER_LOOP = 'dispatch.reaper';
@@ -26,8 +28,10 @@ const isWakeEvent = (type: string) =>
 export interface DispatchWiring {
   dispatcher: Dispatcher;
   orchestrator: Orchestrator;
-  /** Stops the dispatcher and drops the bus and pause subscriptions (at app close). */
-  close(): void;
+  /** Listens for other replicas' stop requests (at app ready). */
+  start(): Promise<void>;
+  /** Stops the dispatcher and drops the bus, pause and stop-request subscriptions (at app close). */
+  close(): Promise<void>;
 }
 
 export function wireDispatch(
@@ -129,7 +133,7 @@ export function wireDispatch(
       }
     }),
   );
-  const orchestrator = new Orchestrator({
+  const orchestrator: Orchestrator = new Orchestrator({
     agents: deps.agents.service,
     supervisor,
     spawner,
@@ -138,11 +142,22 @@ export function wireDispatch(
     hold: () => dispatcher.hold(),
     options,
     reports,
+    remote: { stop: (agentId, graceful) => remote.stop(agentId, graceful) },
+  });
+  const remote = new RemoteStop({
+    cache: platform.cache,
+    db,
+    clock,
+    killGraceSeconds: options.killGraceSeconds,
+    stopLocal: (agentId, graceful) => orchestrator.stopLocal(agentId, graceful),
+    log,
   });
   return {
     dispatcher,
     orchestrator,
-    close() {
+    start: () => remote.start(),
+    async close() {
+      await remote.close();
       dispatcher.close();
       for (const unsubscribe of unsubscribes) unsubscribe();
     },
