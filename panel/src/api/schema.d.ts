@@ -29334,7 +29334,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a running agent
-         * @description `graceful: true` sends SIGTERM and SIGKILL after the kill grace; `false` kills at once. Answers how the run ended. The dispatcher then leaves the agent alone for a while (a manual spawn ends that); its claim stays (the stale-claim reaper returns it to pending if nobody picks the work up).
+         * @description Works on whichever replica receives it: a stop for an agent another replica runs is forwarded to that replica. `graceful: true` sends SIGTERM and SIGKILL after the kill grace; `false` kills at once. Answers how the run ended. The dispatcher then leaves the agent alone for a while (a manual spawn ends that); its claim stays (the stale-claim reaper returns it to pending if nobody picks the work up).
          */
         post: {
             parameters: {
@@ -29433,7 +29433,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description The agent is not running on this replica (`agent_not_running`). */
+                /** @description No replica runs the agent (`agent_not_running`). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -29453,6 +29453,24 @@ export interface paths {
                 };
                 /** @description The body does not match the schema (`validation_failed`). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description A replica records a live run of the agent but none answered the forwarded stop in time (`stop_unanswered`). */
+                504: {
                     headers: {
                         [name: string]: unknown;
                     };
