@@ -194,15 +194,15 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
           ?.passes as number;
       };
       // Passes counted over about `seconds`, and the most the shared tick allows in the time that
-      // really passed between the two reads: a tick is taken when the last start is at least half an
-      // interval old (timer drift), so at most two per interval plus the one at the edge. Three
-      // replicas each running the loop on their own would make three per interval.
+      // really passed between the two reads: one per interval-long slot of the database clock, plus
+      // the one at the edge. Three replicas each running the loop on their own would make three per
+      // interval.
       const window = async (r: Replica, seconds: number) => {
         const started = Date.now();
         const before = await passes(r);
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
         const after = await passes(r);
-        const most = Math.ceil((Date.now() - started) / 1000 / (SWEEP_SECONDS / 2)) + 1;
+        const most = Math.ceil((Date.now() - started) / 1000 / SWEEP_SECONDS) + 1;
         return { made: after - before, most };
       };
       const together = await window(replicas[0]!, 10);

@@ -6,15 +6,14 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { schedulerLoops } from './schema.js';
 
-/** A tick is taken when the last start is older than this share of the interval (timer drift). */
-const TICK_SHARE = 0.5;
-
 /**
- * Claims this interval's tick of a loop: true for exactly one replica per interval. The start
- * time is written in the same statement that checks it.
+ * Claims this interval's tick of a loop: true for exactly one replica per interval. Time is cut
+ * into slots one interval long (on the database clock); a tick is taken when the last start lies
+ * in an earlier slot, so replicas whose timers run out of phase still run the loop once per slot.
+ * The start time is written in the same statement that checks it.
  */
 export async function claimTick(db: Db, name: string, intervalMs: number): Promise<boolean> {
-  const minGapSeconds = (intervalMs * TICK_SHARE) / 1000;
+  const slot = (at: ReturnType<typeof sql>) => sql`floor(extract(epoch from ${at}) * 1000 / ${intervalMs})`;
   const rows = await db
     .insert(schedulerLoops)
     .values({ name, lastStartedAt: sql`now()` })
@@ -22,7 +21,7 @@ export async function claimTick(db: Db, name: string, intervalMs: number): Promi
       target: schedulerLoops.name,
       set: { lastStartedAt: sql`now()` },
       where: sql`${schedulerLoops.lastStartedAt} is null
-        or ${schedulerLoops.lastStartedAt} <= now() - make_interval(secs => ${minGapSeconds})`,
+        or ${slot(sql`${schedulerLoops.lastStartedAt}`)} < ${slot(sql`now()`)}`,
     })
     .returning({ name: schedulerLoops.name });
   return rows.length === 1;
