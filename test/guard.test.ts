@@ -72,8 +72,8 @@ describe('rate limits', () => {
 
   it('limits a path no route matches, by address', async () => {
     const from = '203.0.113.6';
-    for (let i = 0; i < 5; i++) expect((await t.call(`/no-such-page-${i}`, { from })).status).toBe(404);
-    expect((await t.call('/no-such-page', { from })).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await t.call(`/api/no-such-page-${i}`, { from })).status).toBe(404);
+    expect((await t.call('/api/no-such-page', { from })).status).toBe(429);
   });
 
   it('exempts internal callers: loopback and GAFFER_INTERNAL_NETWORKS', async () => {

@@ -102,11 +102,15 @@ describe('serving the built panel', () => {
   });
 
   it('answers a missing asset or file with a 404, not with the page', async () => {
-    for (const url of ['/assets/index-Gone00.js', '/nope.png', '/assets/..%2Findex.html']) {
+    for (const url of ['/assets/index-Gone00.js', '/nope.png']) {
       const response = await gaffer.app.inject({ url });
       expect(response.statusCode, url).toBe(404);
       expect(response.body, url).not.toContain('<div id="root">');
     }
+    // An encoded parent step is the request guard's to refuse (403), never the page.
+    const traversal = await gaffer.app.inject({ url: '/assets/..%2Findex.html' });
+    expect(traversal.statusCode).toBe(403);
+    expect(traversal.body).not.toContain('<div id="root">');
   });
 
   it('never swallows the API, sockets, docs or probes: they keep their own answers and JSON 404s', async () => {

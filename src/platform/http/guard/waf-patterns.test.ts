@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { matchContent, matchPath } from './waf-patterns.js';
 
 describe('WAF content rules', () => {
+  it('leaves a NUL to validation (a 422 naming the field, never a ban)', () => {
+    expect(matchContent('file\u0000.png')).toBeNull();
+    expect(matchPath('/api/agents/a%00b')).toBeNull();
+  });
+
   it.each([
     ['../../etc/passwd', 'path_traversal'],
     ['..\\..\\windows\\win.ini', 'path_traversal'],
     ['%2e%2e%2fsecret', 'path_traversal'],
-    ['file\u0000.png', 'path_traversal'],
     ["1' OR '1'='1", 'sql_injection'],
     ['" or 1=1 --', 'sql_injection'],
     ['1 UNION ALL SELECT password FROM users', 'sql_injection'],
