@@ -86,7 +86,12 @@ export async function createModules(platform: Platform, foundations: Foundations
   const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
   const system = createSystemModule(platform, { scheduler });
   const workspaces = createWorkspacesModule(platform, { projects });
-  const runtime = createRuntimeModule(platform, { agents, settings, scheduler });
+  const runtime = createRuntimeModule(platform, {
+    agents,
+    settings,
+    scheduler,
+    modelRoute: (agent) => providers.modelRouteFor(agent),
+  });
   const gateway = createGatewayModule(platform, {
     agents,
     tasks,
