@@ -21,6 +21,7 @@ import { createMaintenanceModule, type MaintenanceModule } from './maintenance/i
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import { createProvidersModule, type ProvidersModule } from './providers/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
@@ -53,6 +54,7 @@ export interface Modules {
   dispatch: DispatchModule;
   engines: EnginesModule;
   git: GitModule;
+  providers: ProvidersModule;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function createModules(platform: Platform, foundations: Foundations
   const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
+  const providers = createProvidersModule(platform, { agents });
   const products = createProductsModule(platform, { projects });
   const tasks = createTasksModule(platform, { agents, projects, products });
   const findings = createFindingsModule(platform, { tasks });
@@ -83,7 +86,12 @@ export async function createModules(platform: Platform, foundations: Foundations
   const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
   const system = createSystemModule(platform, { scheduler });
   const workspaces = createWorkspacesModule(platform, { projects });
-  const runtime = createRuntimeModule(platform, { agents, settings, scheduler });
+  const runtime = createRuntimeModule(platform, {
+    agents,
+    settings,
+    scheduler,
+    modelRoute: (agent) => providers.modelRouteFor(agent),
+  });
   const gateway = createGatewayModule(platform, {
     agents,
     tasks,
@@ -137,6 +145,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     dispatch,
     engines,
     git,
+    providers,
   };
 }
 

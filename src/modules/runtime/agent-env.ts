@@ -54,6 +54,8 @@ export interface AgentEnvInput {
   passEnv?: readonly string[];
   /** The provider's own entries (already filled in). */
   extra?: Readonly<Record<string, string>>;
+  /** The routed model's entries (GAFFER_MODEL*, the provider key under the CLI's name); set last. */
+  model?: Readonly<Record<string, string>>;
 }
 
 export function agentEnvironment(input: AgentEnvInput): Record<string, string> {
@@ -75,5 +77,6 @@ export function agentEnvironment(input: AgentEnvInput): Record<string, string> {
   env.GAFFER_AGENT_TOKEN = spec.token;
   env.GAFFER_RUN_ID = input.runId;
   if (spec.taskId) env.GAFFER_TASK_ID = spec.taskId;
+  Object.assign(env, input.model ?? {});
   return env;
 }

@@ -8,7 +8,7 @@ import type { Platform } from '../../platform/context.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
-import { ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
 import { ScriptedRuntime } from './scripted/index.js';
 import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './supervisor.js';
@@ -36,7 +36,14 @@ export type {
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
 export type { AgentLifecycle, AgentOutput } from './events.js';
-export { DEFAULT_KILL_GRACE_SECONDS, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
+export {
+  type AgentModelRoute,
+  DEFAULT_KILL_GRACE_SECONDS,
+  type ModelRouteResolver,
+  modelRouteEnv,
+  ProcessRuntime,
+  type ProcessRuntimeOptions,
+} from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
 export { agentRuns, agentTranscriptChunks } from './schema.js';
@@ -83,6 +90,8 @@ export interface RuntimeDeps {
   agents: AgentsModule;
   settings: SettingsModule;
   scheduler: Scheduler;
+  /** The routed model and credentials of an agent (filled from the providers module). */
+  modelRoute?: ModelRouteResolver;
 }
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
@@ -110,6 +119,7 @@ export function createRuntimeModule(
       .map((name) => name.trim())
       .filter(Boolean),
     providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
+    ...(deps.modelRoute ? { modelRoute: deps.modelRoute } : {}),
     ...options.process,
   });
   supervisor.register(processRuntime);

@@ -33,6 +33,36 @@ export interface ProcessRuntimeOptions {
   /** Largest output chunk, in characters. */
   chunkChars?: number;
   now?: () => Date;
+  /** The routed model and credentials of an agent (the providers module's resolver), if any. */
+  modelRoute?: ModelRouteResolver;
+}
+
+/** What an agent's model route gives its process: the provider, model and key. */
+export interface AgentModelRoute {
+  provider: string;
+  kind: 'openai' | 'anthropic';
+  model: string;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
+export type ModelRouteResolver = (agent: { id: string; role: string }) => Promise<AgentModelRoute | null>;
+
+/** The environment entries for a routed model: GAFFER_MODEL* and the key under the CLI's own name. */
+export function modelRouteEnv(route: AgentModelRoute | null): Record<string, string> {
+  if (!route) return {};
+  const env: Record<string, string> = {
+    GAFFER_MODEL: route.model,
+    GAFFER_MODEL_PROVIDER: route.provider,
+    GAFFER_MODEL_KIND: route.kind,
+  };
+  const prefix = route.kind === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+  if (route.baseUrl) {
+    env.GAFFER_MODEL_BASE_URL = route.baseUrl;
+    env[`${prefix}_BASE_URL`] = route.baseUrl;
+  }
+  if (route.apiKey) env[`${prefix}_API_KEY`] = route.apiKey;
+  return env;
 }
 
 export class ProcessRuntime implements AgentRuntime {
@@ -68,11 +98,12 @@ export class ProcessRuntime implements AgentRuntime {
       mcpConfig: mcpConfigDocument(server),
     });
     try {
+      const route = (await this.options.modelRoute?.(spec.agent)) ?? null;
       const values: PlaceholderValues = {
         prompt: spec.prompt,
         prompt_file: files.promptFile,
         mcp_config: files.mcpConfigFile,
-        model: spec.model?.trim() ? spec.model.trim() : null,
+        model: spec.model?.trim() ? spec.model.trim() : (route?.model ?? null),
         workspace: spec.workspace,
         run_dir: files.dir,
         agent_slug: spec.agent.slug,
@@ -86,6 +117,7 @@ export class ProcessRuntime implements AgentRuntime {
         serverEnv: this.options.serverEnv ?? process.env,
         passEnv: [...(provider.passEnv ?? []), ...(this.options.passEnv ?? [])],
         extra: renderEnv(provider.env ?? {}, values),
+        model: modelRouteEnv(route),
       });
       const startedAt = this.now();
       const child = await startProcessGroup(renderArgv(words, values), { cwd: spec.workspace, env });

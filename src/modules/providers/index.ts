@@ -1,0 +1,52 @@
+/**
+ * Model providers: where each model API answers and its write-only key (sealed at rest), and which
+ * provider and model each agent runs — its own route, else its role's, else the global one.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { AgentsModule } from '../agents/index.js';
+import { registerProvidersRoutes } from './routes.js';
+import { ProvidersService } from './service.js';
+
+export { type RouteEntry, type RouteScope, resolveRoute } from './resolve.js';
+export { modelProviders, modelRoutes } from './schema.js';
+export { PROVIDER_KINDS, type ProviderRow, ProvidersService, type ResolvedRoute } from './service.js';
+
+/** What an agent process is handed for its model: the routed provider, model and opened key. */
+export interface AgentModelRoute {
+  provider: string;
+  kind: 'openai' | 'anthropic';
+  model: string;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
+export interface ProvidersDeps {
+  agents: AgentsModule;
+}
+
+export interface ProvidersModule {
+  service: ProvidersService;
+  /** The route of an agent with its opened key (null when none applies or the provider is disabled). */
+  modelRouteFor(agent: { id: string; role: string }): Promise<AgentModelRoute | null>;
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export function createProvidersModule(platform: Platform, deps: ProvidersDeps): ProvidersModule {
+  const service = new ProvidersService(platform.database.db, platform.secret, deps.agents.service);
+  return {
+    service,
+    async modelRouteFor(agent) {
+      const route = await service.resolveFor(agent);
+      if (!route || !route.provider.enabled) return null;
+      return {
+        provider: route.provider.name,
+        kind: route.provider.kind as 'openai' | 'anthropic',
+        model: route.model,
+        baseUrl: route.provider.baseUrl,
+        apiKey: service.apiKeyOf(route.provider),
+      };
+    },
+    registerRoutes: (app) => registerProvidersRoutes(app, service),
+  };
+}
