@@ -77,6 +77,17 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'company_monthly_budget_usd',
+    kind: 'value',
+    label: 'Company monthly budget (USD)',
+    description:
+      'The company-wide spending cap per calendar month (UTC), summed over every project. Crossing it notifies the ' +
+      'CEO once and the dispatcher spawns nothing until the month turns or the cap is raised. Empty means no cap.',
+    schema: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+    default: null,
+    writable: true,
+  }),
+  defineSetting({
     key: 'maintenance_pause.*',
     kind: 'value',
     label: 'Maintenance pause',

@@ -40,6 +40,7 @@ describe('/api/settings', () => {
       'telegram_enabled',
       'ceo_name',
       'transcript_retention_days',
+      'company_monthly_budget_usd',
     ]);
     expect(settings.find((s) => s.key === 'ci_watch')).toMatchObject({
       kind: 'flag',

@@ -182,6 +182,7 @@ describe('SettingsService', () => {
       ['telegram_enabled', false],
       ['ceo_name', 'CEO'],
       ['transcript_retention_days', 7],
+      ['company_monthly_budget_usd', null],
       ['last_update_id', 0],
       ['pause.dispatch', null],
       ['pause.engines', { mode: 'kill' }],

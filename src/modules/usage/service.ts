@@ -110,6 +110,15 @@ export class UsageService {
     return new Map(rows.map((row) => [row.id!, Number(row.spent ?? 0)]));
   }
 
+  /** USD spent company-wide in `[start, end)`. */
+  async spendBetween(start: Date, end: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ spent: costSum })
+      .from(usageRecords)
+      .where(and(gte(usageRecords.at, start), lt(usageRecords.at, end)));
+    return Number(row?.spent ?? 0);
+  }
+
   /** USD spent on a project in the (UTC) calendar month of `at`. */
   async projectMonthSpend(projectId: string, at: Date = this.clock.now()): Promise<number> {
     return (await this.spendByProjectMonth([projectId], at)).get(projectId) ?? 0;
