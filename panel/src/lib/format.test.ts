@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actorName, durationLabel, formatCountdown, relativeTime } from './format';
+import { actorName, durationLabel, formatCountdown, formatTokens, formatUsd, relativeTime } from './format';
 
 describe('formatCountdown', () => {
   it('shows the largest units with zero-padded smaller ones', () => {
@@ -53,5 +53,21 @@ describe('actorName', () => {
     expect(actorName('00000000-0000-0000-0000-000000000001')).toBe('ceo');
     expect(actorName('be-dev-1')).toBe('be-dev-1');
     expect(actorName(null)).toBe('unknown');
+  });
+});
+
+describe('usage figures', () => {
+  it('shows dollars with precision where amounts are small', () => {
+    expect(formatUsd(0)).toBe('$0');
+    expect(formatUsd(0.0042)).toBe('$0.0042');
+    expect(formatUsd(12.5)).toBe('$12.50');
+    expect(formatUsd(1234.4)).toBe('$1,234');
+  });
+
+  it('shortens token counts', () => {
+    expect(formatTokens(950)).toBe('950');
+    expect(formatTokens(1234)).toBe('1.23k');
+    expect(formatTokens(12_345)).toBe('12.3k');
+    expect(formatTokens(4_560_000)).toBe('4.56M');
   });
 });

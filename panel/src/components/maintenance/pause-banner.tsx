@@ -6,21 +6,13 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { OctagonPause, TriangleAlert } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { $api, queryKey } from '../../api/client';
 import { actorName, formatCountdown } from '../../lib/format';
+import { useNow } from '../../lib/use-now';
 import { Button } from '../ui/button';
 import { ProblemNote } from '../ui/problem-note';
 import { type PauseRow, scopeLabel, usePauses } from './use-pauses';
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
 
 export function PauseBanner() {
   const pauses = usePauses();

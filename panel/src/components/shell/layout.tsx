@@ -1,13 +1,13 @@
 /**
  * The frame of every page: navigation on the left; on the right the header, the full-width banners
- * (maintenance pause; later the rate-limit and release-in-flight banners go in `Banners`), then the
- * page. Signed out, the sign-in page replaces it all.
+ * (maintenance pause, parked model providers), then the page. Signed out, the sign-in page replaces it all.
  */
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { $api } from '../../api/client';
 import { noteSignedIn, useSessionState } from '../../api/session';
 import { PauseBanner } from '../maintenance/pause-banner';
+import { RateLimitBanner } from '../rate-limits/rate-limit-banner';
 import { Header } from './header';
 import { Nav } from './nav';
 import { SignIn } from './sign-in';
@@ -16,6 +16,7 @@ export function Banners() {
   return (
     <div data-testid="banners">
       <PauseBanner />
+      <RateLimitBanner />
     </div>
   );
 }
