@@ -84,7 +84,6 @@ export async function createModules(platform: Platform, foundations: Foundations
   const a2a = createA2aModule(platform, { agents, tasks });
   const maintenance = createMaintenanceModule(platform, { settings, scheduler });
   const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
-  const system = createSystemModule(platform, { scheduler });
   const workspaces = createWorkspacesModule(platform, { projects });
   const runtime = createRuntimeModule(platform, {
     agents,
@@ -92,6 +91,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     scheduler,
     modelRoute: (agent) => providers.modelRouteFor(agent),
   });
+  const system = createSystemModule(platform, { scheduler, agents, providers, runtime, notifications });
   const gateway = createGatewayModule(platform, {
     agents,
     tasks,
@@ -99,6 +99,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     notifications,
     findings,
     git: workspacesGit(workspaces.service, projects.service),
+    rateLimits: system.rateLimits,
   });
   const usage = createUsageModule(platform);
   const dispatch = createDispatchModule(platform, {
@@ -111,6 +112,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     runtime,
     workspaces,
     usage,
+    rateLimits: system.rateLimits,
   });
   const engines = createEnginesModule(platform, {
     settings,

@@ -15921,6 +15921,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Parked model providers
+         * @description Every provider parked after a rate limit or overload, soonest resume first; an empty list when none is. The same entries RATE_LIMIT_HIT carries on /ws/system, for polling while the socket is down.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                /** @description The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed. */
+                                provider: string;
+                                kind: "rate_limited" | "overloaded";
+                                /** @description Slugs of the agents parked on it. */
+                                affected_agents: string[];
+                                /** Format: date-time */
+                                hit_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it is tried again (the end of its window, or the next probe).
+                                 */
+                                resume_at: string;
+                                /** @description The provider's own Retry-After, when it gave one. */
+                                retry_after_seconds: number | null;
+                                probe_failures: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stream/{agent_id}": {
         parameters: {
             query?: never;
@@ -16807,7 +16900,7 @@ export interface paths {
         put?: never;
         /**
          * developer: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: developer. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -16818,7 +16911,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -16836,6 +16929,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -18426,7 +18528,7 @@ export interface paths {
         put?: never;
         /**
          * qa: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: qa. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -18437,7 +18539,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -18455,6 +18557,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -19866,7 +19977,7 @@ export interface paths {
         put?: never;
         /**
          * documenter: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: documenter. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -19877,7 +19988,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -19895,6 +20006,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };

@@ -19,4 +19,6 @@ export interface DispatchDeps {
   runtime: Pick<RuntimeModule, 'supervisor'>;
   workspaces: Pick<WorkspacesModule, 'service'>;
   usage: Pick<UsageModule, 'service'>;
+  /** The system module's rate-limit parking: agents on a parked provider are not started. */
+  rateLimits?: { parkedAgents(): Promise<ReadonlyMap<string, string>> };
 }

@@ -61,6 +61,8 @@ export interface PassDeps {
   rootGateReviewer: string;
   isRunning(agentId: string): boolean;
   isUnavailable(agentId: string): boolean;
+  /** Agents whose provider is parked (rate limited), with the provider: nothing is started for them. */
+  parkedAgents?(): Promise<ReadonlyMap<string, string>>;
   spawnFailed(agentId: string): void;
   spawnSucceeded(agentId: string): void;
 }
@@ -83,11 +85,12 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     errors: [],
     aborted: null,
   };
-  const [candidates, held, budgets, roster] = await Promise.all([
+  const [candidates, held, budgets, roster, parked] = await Promise.all([
     loadCandidates(deps.db),
     loadHeldTasks(deps.db),
     projectBudgets(deps.db, deps.usage, startedAt),
     deps.agents.list(),
+    deps.parkedAgents?.() ?? new Map<string, string>(),
   ]);
   summary.considered = candidates.length;
   const stalled = new Set<string>();
@@ -114,6 +117,7 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     agents,
     isRunning: deps.isRunning,
     isUnavailable: deps.isUnavailable,
+    parkedOn: (agentId) => parked.get(agentId),
     busyWith: held,
     stalled,
     overBudgetProjects: new Set(budgets.filter(overBudget).map((budget) => budget.id)),

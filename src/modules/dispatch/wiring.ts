@@ -21,9 +21,12 @@ import { AgentSpawner } from './spawner.js';
 export const REAPER_LOOP = 'dispatch.reaper';
 export const BUDGET_LOOP = 'dispatch.budget';
 
-/** Bus events that wake the dispatcher: every task event, and an agent run ending (its agent is free). */
+/** Bus events that wake the dispatcher: every task event, an agent run ending (its agent is free), a provider lifted. */
 const isWakeEvent = (type: string) =>
-  type.startsWith('TASK_') || type === 'AGENT_STOPPED' || type === 'AGENT_ERROR';
+  type.startsWith('TASK_') ||
+  type === 'AGENT_STOPPED' ||
+  type === 'AGENT_ERROR' ||
+  type === 'RATE_LIMIT_LIFTED';
 
 export interface DispatchWiring {
   dispatcher: Dispatcher;
@@ -73,6 +76,7 @@ export function wireDispatch(
       respawnLimit: options.respawnLimit,
       rootGateReviewer: options.rootGateReviewer,
       isRunning: (agentId) => supervisor.get(agentId) !== null,
+      ...(deps.rateLimits ? { parkedAgents: () => deps.rateLimits!.parkedAgents() } : {}),
     },
   });
   const reports: LoopReports = { reaper: null, budget: null };

@@ -14,6 +14,16 @@ import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
 
+/** The system module's rate-limit parking, as the gateway reports an agent's throttled provider to it. */
+export interface RateLimitReporter {
+  report(report: {
+    kind: 'rate_limited' | 'overloaded';
+    provider?: string | null;
+    agent?: { id: string; slug: string; role: string } | null;
+    retryAfterSeconds?: number | null;
+  }): Promise<{ provider: string; resume_at: string; retry_after_seconds: number | null }>;
+}
+
 export interface GatewayServices {
   /** For the reads the gateway composes from other modules' SQL expressions (the context briefing). */
   readonly db: Db;
@@ -25,6 +35,8 @@ export interface GatewayServices {
   readonly git: GatewayGit;
   readonly breaker: CircuitBreaker;
   readonly clock: Clock;
+  /** Where i_am_blocked with a rate-limit reason_kind parks the provider (absent: it is refused). */
+  readonly rateLimits?: RateLimitReporter;
 }
 
 /** One call of a verb (or do-tool), after authorization, input check and the task's state gate. */

@@ -76,8 +76,29 @@ const VERB_INPUTS: Readonly<Record<string, TObject>> = {
         description: 'external | internal | question | dependency.',
       }),
       what_needed: Text(1, 2_000, 'What would unblock you, and from whom.'),
+      reason_kind: Type.Optional(
+        Type.Enum(['rate_limited', 'overloaded'], {
+          description:
+            'Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until ' +
+            'its window ends, your task stays as it is, and you are started again once it recovers.',
+        }),
+      ),
+      provider: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'With reason_kind: the provider that refused (default: the one you are routed to).',
+        }),
+      ),
+      retry_after_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 86_400,
+          description: "With reason_kind: the provider's Retry-After, in seconds, if it gave one.",
+        }),
+      ),
     },
-    'Report a blocker; the task is escalated one rung up the chain.',
+    'Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.',
   ),
   i_will_work_on: Input(
     {

@@ -15,6 +15,7 @@ import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './s
 import { TranscriptService } from './transcript-service.js';
 import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
+export { type CliRateLimit, parseCliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 export {
   PLACEHOLDERS,
   type PlaceholderValues,
@@ -55,6 +56,7 @@ export {
   RUN_VOUCH_INTERVAL_MS,
   type RunningAgentInfo,
   RuntimeSupervisor,
+  type SeenRateLimit,
   type SpawnResult,
 } from './supervisor.js';
 export { type RunView, runView, TranscriptService } from './transcript-service.js';
