@@ -15951,6 +15951,10 @@ export interface paths {
                             entries: {
                                 /** @description The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed. */
                                 provider: string;
+                                /**
+                                 * @description `rate_limited` (429) or `overloaded` (529/503).
+                                 * @enum {string}
+                                 */
                                 kind: "rate_limited" | "overloaded";
                                 /** @description Slugs of the agents parked on it. */
                                 affected_agents: string[];

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { requireIdentity } from '../../../platform/http/auth/index.js';
 import { authErrorResponses } from '../../../platform/http/error-schema.js';
+import { StringEnum } from '../../../platform/http/schema-types.js';
 import type { RateLimitService } from './service.js';
 
 const Iso = Type.String({ format: 'date-time' });
@@ -13,7 +14,9 @@ export const RateLimitEntry = Type.Object({
     description:
       "The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed.",
   }),
-  kind: Type.Union([Type.Literal('rate_limited'), Type.Literal('overloaded')]),
+  kind: StringEnum(['rate_limited', 'overloaded'], {
+    description: '`rate_limited` (429) or `overloaded` (529/503).',
+  }),
   affected_agents: Type.Array(Type.String(), { description: 'Slugs of the agents parked on it.' }),
   hit_at: Iso,
   resume_at: { ...Iso, description: 'When it is tried again (the end of its window, or the next probe).' },
