@@ -27,6 +27,7 @@ const isWakeEvent = (type: string) =>
 
 export interface DispatchWiring {
   dispatcher: Dispatcher;
+  tracker: RespawnTracker;
   orchestrator: Orchestrator;
   /** Listens for other replicas' stop requests (at app ready). */
   start(): Promise<void>;
@@ -54,6 +55,7 @@ export function wireDispatch(
     workspaces: deps.workspaces.service,
     projects: deps.projects.service,
     settings: options.spawn,
+    ...(deps.charter ? { charter: deps.charter } : {}),
   });
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
@@ -154,6 +156,7 @@ export function wireDispatch(
   });
   return {
     dispatcher,
+    tracker,
     orchestrator,
     start: () => remote.start(),
     async close() {
