@@ -30,6 +30,7 @@ const isWakeEvent = (type: string) =>
 
 export interface DispatchWiring {
   dispatcher: Dispatcher;
+  tracker: RespawnTracker;
   orchestrator: Orchestrator;
   /** Listens for other replicas' stop requests (at app ready). */
   start(): Promise<void>;
@@ -57,6 +58,7 @@ export function wireDispatch(
     workspaces: deps.workspaces.service,
     projects: deps.projects.service,
     settings: options.spawn,
+    ...(deps.charter ? { charter: deps.charter } : {}),
   });
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
@@ -158,6 +160,7 @@ export function wireDispatch(
   });
   return {
     dispatcher,
+    tracker,
     orchestrator,
     start: () => remote.start(),
     async close() {

@@ -32,7 +32,12 @@ async function commit(call: VerbCall): Promise<VerbResult> {
     message: input.message,
     ...(input.files ? { files: input.files } : {}),
   });
-  return { task, data: { commit: made } };
+  // The commit is progress on the task: audited, so the respawn breaker and spawn waste see it.
+  const updated = await s.tasks.recordFacts(task.id, {}, actor, {
+    action: 'commit',
+    data: { sha: made.sha },
+  });
+  return { task: updated, data: { commit: made } };
 }
 
 const NOTE_SECTION = 'handoff';

@@ -10,6 +10,7 @@ import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
 import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
+import { type EndedTaskRun, endedTaskRuns } from './run-history.js';
 import { ScriptedRuntime } from './scripted/index.js';
 import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
@@ -47,6 +48,7 @@ export {
 } from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
+export type { EndedTaskRun } from './run-history.js';
 export { agentRuns, agentTranscriptChunks } from './schema.js';
 export { splitShellWords } from './shell-words.js';
 export {
@@ -77,6 +79,8 @@ export interface RuntimeModule {
   transcripts: TranscriptService;
   /** Deletes the runs (and transcripts) that ended more than `retentionDays` days ago. */
   pruneTranscripts(retentionDays: number): Promise<{ runs: number }>;
+  /** Ended runs on a task that started in `[since, until)`, oldest first. */
+  endedTaskRuns(since: Date, until: Date): Promise<EndedTaskRun[]>;
   /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
   registerRoutes(app: FastifyInstance): void;
 }
@@ -152,6 +156,7 @@ export function createRuntimeModule(
     processRuntime,
     transcripts,
     pruneTranscripts: prune,
+    endedTaskRuns: (since, until) => endedTaskRuns(db, since, until),
     registerRoutes(app) {
       app.addHook('onClose', async () => supervisor.close());
       registerTranscriptRoutes(app, transcripts);

@@ -9,6 +9,7 @@ import { UsageService } from './service.js';
 
 export type { UsageSnapshot } from './events.js';
 export { type MonthWindow, monthKey, monthWindow } from './month.js';
+export { type RunWindow, runSpend } from './run-spend.js';
 export { usageRecords } from './schema.js';
 export { type UsageInput, type UsageRow, UsageService } from './service.js';
 
