@@ -49,6 +49,7 @@ export function wireDispatch(
   const supervisor = deps.runtime.supervisor;
   const tasks = deps.tasks.service;
   const notifications = deps.notifications.service;
+  const { rateLimits } = deps;
   const tracker = new RespawnTracker(db);
   const spawner = new AgentSpawner({
     db,
@@ -78,7 +79,7 @@ export function wireDispatch(
       respawnLimit: options.respawnLimit,
       rootGateReviewer: options.rootGateReviewer,
       isRunning: (agentId) => supervisor.get(agentId) !== null,
-      ...(deps.rateLimits ? { parkedAgents: () => deps.rateLimits!.parkedAgents() } : {}),
+      ...(rateLimits ? { parkedAgents: () => rateLimits.parkedAgents() } : {}),
     },
   });
   const reports: LoopReports = { reaper: null, budget: null };
