@@ -71,7 +71,11 @@ export async function createModules(platform: Platform, foundations: Foundations
   const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
-  const providers = createProvidersModule(platform, { agents });
+  const usage = createUsageModule(platform, { agents, settings, scheduler });
+  const providers = createProvidersModule(platform, {
+    agents,
+    onModelUsage: (call) => void usage.recordModelCall(call),
+  });
   const products = createProductsModule(platform, { projects });
   const tasks = createTasksModule(platform, { agents, projects, products });
   const findings = createFindingsModule(platform, { tasks });
@@ -91,6 +95,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     settings,
     scheduler,
     modelRoute: (agent) => providers.modelRouteFor(agent),
+    onUsage: (run) => void usage.recordRunUsage(run),
   });
   const gateway = createGatewayModule(platform, {
     agents,
@@ -99,8 +104,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     notifications,
     findings,
     git: workspacesGit(workspaces.service, projects.service),
+    usage,
   });
-  const usage = createUsageModule(platform);
   const dispatch = createDispatchModule(platform, {
     scheduler,
     maintenance,

@@ -10,6 +10,7 @@ import type { FindingsService } from '../findings/index.js';
 import type { GatewayRoute, VerbSpec } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { Actor, TasksService, TaskView } from '../tasks/index.js';
+import type { UsageService } from '../usage/index.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
@@ -25,6 +26,8 @@ export interface GatewayServices {
   readonly git: GatewayGit;
   readonly breaker: CircuitBreaker;
   readonly clock: Clock;
+  /** The usage ledger (report_usage). */
+  readonly usage: UsageService;
 }
 
 /** One call of a verb (or do-tool), after authorization, input check and the task's state gate. */

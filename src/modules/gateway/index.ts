@@ -11,6 +11,7 @@ import type { AgentsModule } from '../agents/index.js';
 import type { FindingsModule } from '../findings/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import type { TasksModule } from '../tasks/index.js';
+import type { UsageModule } from '../usage/index.js';
 import { registerApproveAndMerge } from './approve-and-merge.js';
 import { CircuitBreaker } from './breaker.js';
 import type { GatewayServices } from './context.js';
@@ -59,6 +60,7 @@ export interface GatewayDeps {
   notifications: Pick<NotificationsModule, 'service'>;
   findings: Pick<FindingsModule, 'service'>;
   git: GatewayGit;
+  usage: Pick<UsageModule, 'service'>;
 }
 
 export interface GatewayModule {
@@ -85,6 +87,7 @@ export function createGatewayModule(platform: Platform, deps: GatewayDeps): Gate
     git: deps.git,
     breaker,
     clock: platform.clock,
+    usage: deps.usage.service,
   };
   return {
     runVerb: (request, route, verb) => runVerb(services, request, route, verb),
