@@ -24,7 +24,10 @@ const DAY_MS = 86_400_000;
 /** The ledger rows: 60 days of calls by the roster's agents over four models, newest first. */
 async function seed(db: Db): Promise<number> {
   const started = performance.now();
-  await db.execute(sql`
+  await db.transaction(async (tx) => {
+    // Seeding only: skip the per-row foreign-key checks (the agent ids are taken from the roster).
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql`
     insert into usage_records (agent_id, agent_role, agent_team, source, provider, model, input_tokens,
       output_tokens, cache_read_tokens, cache_write_tokens, cost_usd, at)
     select a.ids[1 + i % array_length(a.ids, 1)], 'developer', 'backend', 'process', 'claude',
@@ -33,6 +36,7 @@ async function seed(db: Db): Promise<number> {
       now() - (i::double precision * ${(60 * DAY_MS) / ROWS}) * interval '1 millisecond'
     from generate_series(1, ${ROWS}) as i,
       (select array_agg(id) as ids from agents where role not in ('ceo', 'system')) as a`);
+  });
   await db.execute(sql`analyze usage_records`);
   return Math.round(performance.now() - started);
 }
