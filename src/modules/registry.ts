@@ -77,7 +77,11 @@ export async function createModules(platform: Platform, foundations: Foundations
   const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
-  const providers = createProvidersModule(platform, { agents });
+  const usage = createUsageModule(platform, { agents, settings, scheduler });
+  const providers = createProvidersModule(platform, {
+    agents,
+    onModelUsage: (call) => void usage.recordModelCall(call),
+  });
   const products = createProductsModule(platform, { projects });
   const tasks = createTasksModule(platform, { agents, projects, products });
   const findings = createFindingsModule(platform, { tasks });
@@ -96,6 +100,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     settings,
     scheduler,
     modelRoute: (agent) => providers.modelRouteFor(agent),
+    onUsage: (run) => void usage.recordRunUsage(run),
   });
   const system = createSystemModule(platform, { scheduler, agents, providers, runtime, notifications });
   const gateway = createGatewayModule(platform, {
@@ -106,8 +111,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     findings,
     git: workspacesGit(workspaces.service, projects.service),
     rateLimits: system.rateLimits,
+    usage,
   });
-  const usage = createUsageModule(platform);
   const companyGoals = createCompanyGoalsModule(platform, { agents });
   const dispatch = createDispatchModule(platform, {
     scheduler,

@@ -28640,7 +28640,7 @@ export interface paths {
         put?: never;
         /**
          * Content tools: commit, note, dm, read_a2a, evidence
-         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, evidence — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
+         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, evidence, report_usage — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
          */
         post: {
             parameters: {
@@ -28718,6 +28718,28 @@ export interface paths {
                          * @description The task’s full 36-character UUID (the `task_id` of the last envelope).
                          */
                         task_id: string;
+                    } | {
+                        /** @enum {string} */
+                        tool: "report_usage";
+                        /** @description The model that did the work (priced from the price table). */
+                        model: string;
+                        /** @description Your agent CLI or model provider (claude, codex, ollama, …). */
+                        provider?: string;
+                        /** @description Prompt tokens at the full input price. */
+                        input_tokens: number;
+                        /** @description Generated tokens. */
+                        output_tokens: number;
+                        /** @description Prompt tokens read from a cache. */
+                        cache_read_tokens?: number;
+                        /** @description Prompt tokens written to a cache. */
+                        cache_write_tokens?: number;
+                        /** @description What it cost, if you know (default: priced). */
+                        cost_usd?: number;
+                        /**
+                         * Format: uuid
+                         * @description The task the tokens were spent on, if any.
+                         */
+                        task_id?: string;
                     };
                 };
             };
@@ -29129,6 +29151,818 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Token and cost summary of a period, with its trend against the window before */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Prompt tokens at the full input price. */
+                            input_tokens: number;
+                            /** @description Generated tokens. */
+                            output_tokens: number;
+                            /** @description Prompt tokens read from a prompt cache. */
+                            cache_read_tokens: number;
+                            /** @description Prompt tokens written to a prompt cache. */
+                            cache_write_tokens: number;
+                            /** @description Input + output + cache read + cache write. */
+                            total_tokens: number;
+                            /** @description What they cost (USD, 6 decimals). */
+                            cost_usd: number;
+                            /** @description Usage records (model calls or reported turns). */
+                            calls: number;
+                            /** @description % change of cost_usd against the equal window before (1 decimal; 100 when that was 0). */
+                            trend_pct: number;
+                            previous: {
+                                /** @description The window before. */
+                                total_tokens: number;
+                                /** @description The window before (USD, 6 decimals). */
+                                cost_usd: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/time-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost per hour (24h) or per day (7d, 30d), zero-filled, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                    /** @description Only this agent (slug or UUID). */
+                    agent?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /**
+                             * @description Hours for 24h, UTC days otherwise.
+                             * @enum {string}
+                             */
+                            bucket: "hour" | "day";
+                            /** @description Every bucket of the period, zero-filled, oldest first. */
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket.
+                                 */
+                                at: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per agent, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per team, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per model, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per role, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/projection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The month's projected cost (last 7 days' daily average) against the company monthly budget */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            basis_days: 7;
+                            /** @description Spent in the last 7 days (USD, 6 decimals). */
+                            cost_7d_usd: number;
+                            /** @description Their daily average (USD, 6 decimals). */
+                            avg_daily_cost_usd: number;
+                            /** @description Month to date plus the daily average for the rest of the (UTC) month (USD, 6 decimals). */
+                            projected_month_usd: number;
+                            /** @description Spent this (UTC) month (USD, 6 decimals). */
+                            month_to_date_usd: number;
+                            /** @description The company monthly budget (setting company_monthly_budget_usd); null when none. */
+                            monthly_cap_usd: number | null;
+                            /** @description This month reached the cap. */
+                            over_budget: boolean;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

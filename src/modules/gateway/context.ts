@@ -10,6 +10,7 @@ import type { FindingsService } from '../findings/index.js';
 import type { GatewayRoute, VerbSpec } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { Actor, TasksService, TaskView } from '../tasks/index.js';
+import type { UsageService } from '../usage/index.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
@@ -37,6 +38,8 @@ export interface GatewayServices {
   readonly clock: Clock;
   /** Where i_am_blocked with a rate-limit reason_kind parks the provider (absent: it is refused). */
   readonly rateLimits?: RateLimitReporter;
+  /** The usage ledger (report_usage). */
+  readonly usage: UsageService;
 }
 
 /** One call of a verb (or do-tool), after authorization, input check and the task's state gate. */

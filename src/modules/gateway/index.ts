@@ -11,6 +11,7 @@ import type { AgentsModule } from '../agents/index.js';
 import type { FindingsModule } from '../findings/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import type { TasksModule } from '../tasks/index.js';
+import type { UsageModule } from '../usage/index.js';
 import { registerApproveAndMerge } from './approve-and-merge.js';
 import { CircuitBreaker } from './breaker.js';
 import type { GatewayServices, RateLimitReporter } from './context.js';
@@ -62,6 +63,7 @@ export interface GatewayDeps {
   git: GatewayGit;
   /** The system module's rate-limit parking (i_am_blocked with a rate-limit reason_kind). */
   rateLimits?: RateLimitReporter;
+  usage: Pick<UsageModule, 'service'>;
 }
 
 export interface GatewayModule {
@@ -89,6 +91,7 @@ export function createGatewayModule(platform: Platform, deps: GatewayDeps): Gate
     breaker,
     clock: platform.clock,
     ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
+    usage: deps.usage.service,
   };
   return {
     runVerb: (request, route, verb) => runVerb(services, request, route, verb),

@@ -338,7 +338,7 @@ export function verbInputSchema(route: GatewayRoute, verb: string): TObject | un
   return findVerb(route, verb) ? VERB_INPUTS[verb] : undefined;
 }
 
-export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence'] as const;
+export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence', 'report_usage'] as const;
 export type DoTool = (typeof DO_TOOLS)[number];
 export const isDoTool = (value: unknown): value is DoTool =>
   typeof value === 'string' && (DO_TOOLS as readonly string[]).includes(value);
@@ -399,6 +399,37 @@ const DO_TOOL_INPUTS: Readonly<Record<DoTool, TObject>> = {
     'Read your direct messages (marks them read).',
   ),
   evidence: taskOnly('The evidence of a task: diff summary, commits, files changed, findings.'),
+  report_usage: Input(
+    {
+      model: Text(1, 200, 'The model that did the work (priced from the price table).'),
+      provider: Type.Optional(Text(1, 100, 'Your agent CLI or model provider (claude, codex, ollama, …).')),
+      input_tokens: Type.Integer({
+        minimum: 0,
+        maximum: 2_000_000_000,
+        description: 'Prompt tokens at the full input price.',
+      }),
+      output_tokens: Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Generated tokens.' }),
+      cache_read_tokens: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Prompt tokens read from a cache.' }),
+      ),
+      cache_write_tokens: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 2_000_000_000,
+          description: 'Prompt tokens written to a cache.',
+        }),
+      ),
+      cost_usd: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          maximum: 10_000_000,
+          description: 'What it cost, if you know (default: priced).',
+        }),
+      ),
+      task_id: Type.Optional(TaskId('The task the tokens were spent on, if any.')),
+    },
+    'Report tokens you spent that Gaffer did not see (your own model calls); they go to the usage ledger.',
+  ),
 };
 
 /** The input schema of a do-tool (without the `tool` field the request also carries). */

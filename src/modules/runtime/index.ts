@@ -12,7 +12,7 @@ import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } f
 import { registerTranscriptRoutes } from './routes.js';
 import { type EndedTaskRun, endedTaskRuns } from './run-history.js';
 import { ScriptedRuntime } from './scripted/index.js';
-import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './supervisor.js';
+import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor, type RunUsage } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
 import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
@@ -59,10 +59,12 @@ export {
   type RunningAgentInfo,
   RuntimeSupervisor,
   type SeenRateLimit,
+  type RunUsage,
   type SpawnResult,
 } from './supervisor.js';
 export { type RunView, runView, TranscriptService } from './transcript-service.js';
 export { LOST_RUN_DETAIL, pruneTranscripts } from './transcript-store.js';
+export { type LineUsage, UsageLineReader } from './usage-lines.js';
 
 export interface RuntimeModuleOptions {
   /** The process runtime's settings (provider templates, grace, the gaffer command, run root). */
@@ -98,6 +100,8 @@ export interface RuntimeDeps {
   scheduler: Scheduler;
   /** The routed model and credentials of an agent (filled from the providers module). */
   modelRoute?: ModelRouteResolver;
+  /** Told the usage an agent CLI's output lines report (filled from the usage ledger). */
+  onUsage?: (usage: RunUsage) => void;
 }
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
@@ -116,6 +120,7 @@ export function createRuntimeModule(
     log: platform.log,
     maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
     ...(options.vouchIntervalMs ? { vouchIntervalMs: options.vouchIntervalMs } : {}),
+    ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
   });
   const processRuntime = new ProcessRuntime({
     now: () => platform.clock.now(),

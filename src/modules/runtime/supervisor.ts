@@ -23,6 +23,7 @@ import type {
 } from './contract.js';
 import { RunJournal } from './run-journal.js';
 import type { TranscriptStore } from './transcript-store.js';
+import { type LineUsage, UsageLineReader } from './usage-lines.js';
 
 /** Default cap of one run's kept transcript: 1 MiB. */
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 1024 * 1024;
@@ -39,6 +40,16 @@ export interface RuntimeSupervisorDeps {
   log?: SupervisorLog;
   /** How often the supervisor vouches for its running runs (default RUN_VOUCH_INTERVAL_MS). */
   vouchIntervalMs?: number;
+  /** Told the token usage each of a run's stdout lines reports (agent CLI usage lines), for the ledger. */
+  onUsage?: (usage: RunUsage) => void;
+}
+
+/** Token usage an agent's output reported, with the run it belongs to. */
+export interface RunUsage extends LineUsage {
+  agentId: string;
+  taskId: string | null;
+  runId: string;
+  provider: string;
 }
 
 /**
@@ -306,9 +317,11 @@ export class RuntimeSupervisor {
     );
     let running: RunningAgent;
     const watchRateLimits = this.rateLimitWatch(spec, runId);
+    const usage = this.usageTap(spec, runId);
     const output = (stream: OutputStream, text: string) => {
       journal.output(stream, text);
       watchRateLimits(text);
+      if (stream === 'stdout') usage?.(text);
     };
     try {
       running = await runtime.spawn(spec, { runId, output });
@@ -391,6 +404,23 @@ export class RuntimeSupervisor {
         ...journal.stats(),
       })
       .catch((error) => this.warn(error, 'recording the end of a run', runId));
+  }
+
+  /** Reads the run's stdout for usage lines and hands each to `onUsage`; null when nobody listens. */
+  private usageTap(spec: SpawnSpec, runId: string): ((text: string) => void) | null {
+    const onUsage = this.deps.onUsage;
+    if (!onUsage) return null;
+    const reader = new UsageLineReader(spec.model ?? null);
+    const run = { agentId: spec.agent.id, taskId: spec.taskId, runId, provider: spec.provider };
+    return (text) => {
+      for (const usage of reader.push(text)) {
+        try {
+          onUsage({ ...usage, ...run });
+        } catch (error) {
+          this.warn(error, 'recording usage', runId);
+        }
+      }
+    };
   }
 
   private warn(error: unknown, what: string, runId: string): void {
