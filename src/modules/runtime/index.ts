@@ -58,8 +58,8 @@ export {
   RUN_VOUCH_INTERVAL_MS,
   type RunningAgentInfo,
   RuntimeSupervisor,
-  type SeenRateLimit,
   type RunUsage,
+  type SeenRateLimit,
   type SpawnResult,
 } from './supervisor.js';
 export { type RunView, runView, TranscriptService } from './transcript-service.js';
