@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
+import { createModelClient, type ModelCallUsage } from '../src/platform/llm/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
 import { connect, listen, type StreamClient } from './support/ws-client.js';
@@ -217,6 +218,32 @@ describe('usage recorded through every path', () => {
     const snapshot = await snapshotWhere((frame) => frame.calls === 4);
     expect(snapshot).toMatchObject({ type: 'USAGE_SNAPSHOT', period: '24h', ...expected, calls: 4 });
     expect(Number.isNaN(Date.parse(snapshot.at as string))).toBe(false);
+  });
+});
+
+describe('the model adapters', () => {
+  it('tell onUsage the usage of a streamed Anthropic call, with its cache reads and writes', async () => {
+    const heard: ModelCallUsage[] = [];
+    const client = createModelClient({
+      kind: 'anthropic',
+      baseUrl: fake.url,
+      apiKey: KEY,
+      model: 'fake-large',
+      onUsage: (call) => heard.push(call),
+    });
+    fake.script({
+      kind: 'reply',
+      text: ['a', 'b'],
+      usage: { input_tokens: 5, output_tokens: 2, cache_read_tokens: 40, cache_write_tokens: 9 },
+    });
+    for await (const event of client.stream({ messages: [{ role: 'user', content: 'hi' }] })) void event;
+    expect(heard).toEqual([
+      {
+        provider: 'anthropic',
+        model: 'fake-large',
+        usage: { input_tokens: 5, output_tokens: 2, cache_read_tokens: 40, cache_write_tokens: 9 },
+      },
+    ]);
   });
 });
 
