@@ -1,7 +1,18 @@
 /** `npm run bench`: runs every benchmark in turn (or those named on the command line). */
 import { spawnSync } from 'node:child_process';
 
-const all = ['http', 'guard', 'kanban', 'claims', 'ws-fanout', 'gateway', 'ci-watch', 'readiness', 'panel'];
+const all = [
+  'http',
+  'guard',
+  'kanban',
+  'claims',
+  'ws-fanout',
+  'gateway',
+  'ci-watch',
+  'readiness',
+  'panel',
+  'usage',
+];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 let failed = false;
 for (const name of chosen) {

@@ -34,8 +34,12 @@ for await (const line of createInterface({ input: process.stdin })) {
   } else if (command === 'publish') {
     await server.platform.bus.publish('RATE_LIMIT_HIT', {
       provider: String(now()),
+      kind: 'rate_limited',
       affected_agents: [],
+      hit_at: new Date().toISOString(),
+      resume_at: new Date().toISOString(),
       retry_after_seconds: null,
+      probe_failures: 0,
     });
     answer({ published: true });
   } else if (command === 'exit') {

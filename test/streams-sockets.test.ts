@@ -143,11 +143,16 @@ describe('streams on one app', () => {
     const pmInbox = (await track(`${base}/ws/notifications/${PM.slug}?agent_id=${PM.slug}`)).client;
     const bus = t.platform.bus;
 
-    await bus.publish('RATE_LIMIT_HIT', {
+    const hit = {
       provider: 'anthropic',
-      affected_agents: [DEV.id],
+      kind: 'rate_limited' as const,
+      affected_agents: [DEV.slug],
+      hit_at: '2026-01-01T00:00:00.000Z',
+      resume_at: '2026-01-01T00:00:30.000Z',
       retry_after_seconds: 30,
-    });
+      probe_failures: 0,
+    };
+    await bus.publish('RATE_LIMIT_HIT', hit);
     await bus.publish('AGENT_SPAWNED', { agent_id: DEV.id, task_id: null, detail: null });
     const output = {
       agent_id: DEV.id,
@@ -168,9 +173,7 @@ describe('streams on one app', () => {
     });
     await bus.publish('NOTIFICATION_ACKED', { notification_id: 'n1', recipient_id: PM.id });
 
-    expect(await framesWithin(system, 300)).toEqual([
-      { type: 'RATE_LIMIT_HIT', provider: 'anthropic', affected_agents: [DEV.id], retry_after_seconds: 30 },
-    ]);
+    expect(await framesWithin(system, 300)).toEqual([{ type: 'RATE_LIMIT_HIT', ...hit }]);
     expect(await framesWithin(dev, 0)).toEqual([
       { type: 'AGENT_SPAWNED', agent_id: DEV.id, task_id: null, detail: null },
       { type: 'AGENT_OUTPUT', ...output },
@@ -321,11 +324,13 @@ describe.skipIf(!testRedisUrl || !testDatabaseUrl)('across replicas (PostgreSQL 
     try {
       const onOne = (await connect(`${await listen(one)}/ws/system`)).client;
       const onTwo = (await connect(`${await listen(two)}/ws/system`)).client;
-      await one.platform.bus.publish('RATE_LIMIT_LIFTED', {
+      const lifted = {
         provider: 'anthropic',
-        resumed_agents: [DEV.id],
-      });
-      const expected = { type: 'RATE_LIMIT_LIFTED', provider: 'anthropic', resumed_agents: [DEV.id] };
+        resumed_agents: [DEV.slug],
+        lifted_at: '2026-01-01T00:01:00.000Z',
+      };
+      await one.platform.bus.publish('RATE_LIMIT_LIFTED', lifted);
+      const expected = { type: 'RATE_LIMIT_LIFTED', ...lifted };
       expect(await framesWithin(onTwo, 500)).toEqual([expected]);
       expect(await framesWithin(onOne, 0)).toEqual([expected]);
       onOne.ws.terminate();

@@ -10,7 +10,10 @@ import { type A2aModule, createA2aModule } from './a2a/index.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
 import { type BoardProgramsModule, createBoardProgramsModule } from './board-programs/index.js';
 import { type ChatRelayModule, createChatRelayModule } from './chat-relay/index.js';
+import { type CockpitModule, createCockpitModule } from './cockpit/index.js';
 import { type CollisionMapModule, createCollisionMapModule } from './collision-map/index.js';
+import { type CompanyGoalsModule, createCompanyGoalsModule } from './company-goals/index.js';
+import { createDashboardModule, type DashboardModule } from './dashboard/index.js';
 import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
 import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
@@ -27,7 +30,7 @@ import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
 import { createTasksModule, type TasksModule } from './tasks/index.js';
-import { createUsageModule, type UsageModule } from './usage/index.js';
+import { createUsageModule, runSpend, type UsageModule } from './usage/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
 
@@ -55,6 +58,9 @@ export interface Modules {
   engines: EnginesModule;
   git: GitModule;
   providers: ProvidersModule;
+  companyGoals: CompanyGoalsModule;
+  dashboard: DashboardModule;
+  cockpit: CockpitModule;
 }
 
 /**
@@ -71,7 +77,11 @@ export async function createModules(platform: Platform, foundations: Foundations
   const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
   const projects = createProjectsModule(platform);
-  const providers = createProvidersModule(platform, { agents });
+  const usage = createUsageModule(platform, { agents, settings, scheduler });
+  const providers = createProvidersModule(platform, {
+    agents,
+    onModelUsage: (call) => void usage.recordModelCall(call),
+  });
   const products = createProductsModule(platform, { projects });
   const tasks = createTasksModule(platform, { agents, projects, products });
   const findings = createFindingsModule(platform, { tasks });
@@ -84,14 +94,15 @@ export async function createModules(platform: Platform, foundations: Foundations
   const a2a = createA2aModule(platform, { agents, tasks });
   const maintenance = createMaintenanceModule(platform, { settings, scheduler });
   const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
-  const system = createSystemModule(platform, { scheduler });
   const workspaces = createWorkspacesModule(platform, { projects });
   const runtime = createRuntimeModule(platform, {
     agents,
     settings,
     scheduler,
     modelRoute: (agent) => providers.modelRouteFor(agent),
+    onUsage: (run) => void usage.recordRunUsage(run),
   });
+  const system = createSystemModule(platform, { scheduler, agents, providers, runtime, notifications });
   const gateway = createGatewayModule(platform, {
     agents,
     tasks,
@@ -99,8 +110,10 @@ export async function createModules(platform: Platform, foundations: Foundations
     notifications,
     findings,
     git: workspacesGit(workspaces.service, projects.service),
+    rateLimits: system.rateLimits,
+    usage,
   });
-  const usage = createUsageModule(platform);
+  const companyGoals = createCompanyGoalsModule(platform, { agents });
   const dispatch = createDispatchModule(platform, {
     scheduler,
     maintenance,
@@ -111,6 +124,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     runtime,
     workspaces,
     usage,
+    rateLimits: system.rateLimits,
+    charter: () => companyGoals.service.get(),
   });
   const engines = createEnginesModule(platform, {
     settings,
@@ -122,6 +137,14 @@ export async function createModules(platform: Platform, foundations: Foundations
     workspaces,
   });
   const git = createGitModule(platform, { projects, workspaces });
+  const dashboard = createDashboardModule(platform, {
+    tasks,
+    agents,
+    dispatch,
+    runtime,
+    runSpend: (runs) => runSpend(platform.database.db, runs),
+  });
+  const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   return {
     agents,
     projects,
@@ -146,6 +169,9 @@ export async function createModules(platform: Platform, foundations: Foundations
     engines,
     git,
     providers,
+    companyGoals,
+    dashboard,
+    cockpit,
   };
 }
 

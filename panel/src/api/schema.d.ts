@@ -15921,6 +15921,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Parked model providers
+         * @description Every provider parked after a rate limit or overload, soonest resume first; an empty list when none is. The same entries RATE_LIMIT_HIT carries on /ws/system, for polling while the socket is down.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                /** @description The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed. */
+                                provider: string;
+                                /**
+                                 * @description `rate_limited` (429) or `overloaded` (529/503).
+                                 * @enum {string}
+                                 */
+                                kind: "rate_limited" | "overloaded";
+                                /** @description Slugs of the agents parked on it. */
+                                affected_agents: string[];
+                                /** Format: date-time */
+                                hit_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it is tried again (the end of its window, or the next probe).
+                                 */
+                                resume_at: string;
+                                /** @description The provider's own Retry-After, when it gave one. */
+                                retry_after_seconds: number | null;
+                                probe_failures: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/stream/{agent_id}": {
         parameters: {
             query?: never;
@@ -16807,7 +16904,7 @@ export interface paths {
         put?: never;
         /**
          * developer: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: developer. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -16818,7 +16915,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -16836,6 +16933,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -18426,7 +18532,7 @@ export interface paths {
         put?: never;
         /**
          * qa: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: qa. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -18437,7 +18543,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -18455,6 +18561,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -19866,7 +19981,7 @@ export interface paths {
         put?: never;
         /**
          * documenter: i_am_blocked — Report a blocker and escalate it
-         * @description Report a blocker; the task is escalated one rung up the chain.
+         * @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.
          *
          *     For: documenter. Answers the gateway envelope (HTTP 200) on success and on every rejection.
          */
@@ -19877,7 +19992,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description Report a blocker; the task is escalated one rung up the chain. */
+            /** @description Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is. */
             requestBody: {
                 content: {
                     "application/json": {
@@ -19895,6 +20010,15 @@ export interface paths {
                         blocker_type: "external" | "internal" | "question" | "dependency";
                         /** @description What would unblock you, and from whom. */
                         what_needed: string;
+                        /**
+                         * @description Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until its window ends, your task stays as it is, and you are started again once it recovers.
+                         * @enum {unknown}
+                         */
+                        reason_kind?: "rate_limited" | "overloaded";
+                        /** @description With reason_kind: the provider that refused (default: the one you are routed to). */
+                        provider?: string;
+                        /** @description With reason_kind: the provider's Retry-After, in seconds, if it gave one. */
+                        retry_after_seconds?: number;
                     };
                 };
             };
@@ -28516,7 +28640,7 @@ export interface paths {
         put?: never;
         /**
          * Content tools: commit, note, dm, read_a2a, evidence
-         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, evidence — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
+         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, evidence, report_usage — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
          */
         post: {
             parameters: {
@@ -28594,6 +28718,28 @@ export interface paths {
                          * @description The task’s full 36-character UUID (the `task_id` of the last envelope).
                          */
                         task_id: string;
+                    } | {
+                        /** @enum {string} */
+                        tool: "report_usage";
+                        /** @description The model that did the work (priced from the price table). */
+                        model: string;
+                        /** @description Your agent CLI or model provider (claude, codex, ollama, …). */
+                        provider?: string;
+                        /** @description Prompt tokens at the full input price. */
+                        input_tokens: number;
+                        /** @description Generated tokens. */
+                        output_tokens: number;
+                        /** @description Prompt tokens read from a cache. */
+                        cache_read_tokens?: number;
+                        /** @description Prompt tokens written to a cache. */
+                        cache_write_tokens?: number;
+                        /** @description What it cost, if you know (default: priced). */
+                        cost_usd?: number;
+                        /**
+                         * Format: uuid
+                         * @description The task the tokens were spent on, if any.
+                         */
+                        task_id?: string;
                     };
                 };
             };
@@ -29005,6 +29151,818 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Token and cost summary of a period, with its trend against the window before */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Prompt tokens at the full input price. */
+                            input_tokens: number;
+                            /** @description Generated tokens. */
+                            output_tokens: number;
+                            /** @description Prompt tokens read from a prompt cache. */
+                            cache_read_tokens: number;
+                            /** @description Prompt tokens written to a prompt cache. */
+                            cache_write_tokens: number;
+                            /** @description Input + output + cache read + cache write. */
+                            total_tokens: number;
+                            /** @description What they cost (USD, 6 decimals). */
+                            cost_usd: number;
+                            /** @description Usage records (model calls or reported turns). */
+                            calls: number;
+                            /** @description % change of cost_usd against the equal window before (1 decimal; 100 when that was 0). */
+                            trend_pct: number;
+                            previous: {
+                                /** @description The window before. */
+                                total_tokens: number;
+                                /** @description The window before (USD, 6 decimals). */
+                                cost_usd: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/time-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost per hour (24h) or per day (7d, 30d), zero-filled, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                    /** @description Only this agent (slug or UUID). */
+                    agent?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /**
+                             * @description Hours for 24h, UTC days otherwise.
+                             * @enum {string}
+                             */
+                            bucket: "hour" | "day";
+                            /** @description Every bucket of the period, zero-filled, oldest first. */
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket.
+                                 */
+                                at: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per agent, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per team, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per model, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per role, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/projection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The month's projected cost (last 7 days' daily average) against the company monthly budget */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            basis_days: 7;
+                            /** @description Spent in the last 7 days (USD, 6 decimals). */
+                            cost_7d_usd: number;
+                            /** @description Their daily average (USD, 6 decimals). */
+                            avg_daily_cost_usd: number;
+                            /** @description Month to date plus the daily average for the rest of the (UTC) month (USD, 6 decimals). */
+                            projected_month_usd: number;
+                            /** @description Spent this (UTC) month (USD, 6 decimals). */
+                            month_to_date_usd: number;
+                            /** @description The company monthly budget (setting company_monthly_budget_usd); null when none. */
+                            monthly_cap_usd: number | null;
+                            /** @description This month reached the cap. */
+                            over_budget: boolean;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -31411,6 +32369,1028 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-goals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company charter
+         * @description Company name, north star, objectives, constraints, operating policy and brand voice. Empty values until the CEO writes them.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            company_name: string;
+                            /** @description The one outcome everything serves. */
+                            north_star: string;
+                            objectives: {
+                                title: string;
+                                detail?: string;
+                                /** @description How progress is measured. */
+                                metric?: string;
+                                /** @description The value aimed for. */
+                                target?: string;
+                            }[];
+                            constraints: string[];
+                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
+                            operating_policy: {
+                                [key: string]: string;
+                            };
+                            brand_voice: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description Slug of who last changed it. */
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the company charter (CEO)
+         * @description A partial update: only the fields given change; each change is audited (see /history). Unknown fields or values out of bounds are a 422 and nothing changes.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        company_name?: string;
+                        north_star?: string;
+                        objectives?: {
+                            title: string;
+                            detail?: string;
+                            /** @description How progress is measured. */
+                            metric?: string;
+                            /** @description The value aimed for. */
+                            target?: string;
+                        }[];
+                        constraints?: string[];
+                        operating_policy?: {
+                            [key: string]: string;
+                        };
+                        brand_voice?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            company_name: string;
+                            /** @description The one outcome everything serves. */
+                            north_star: string;
+                            objectives: {
+                                title: string;
+                                detail?: string;
+                                /** @description How progress is measured. */
+                                metric?: string;
+                                /** @description The value aimed for. */
+                                target?: string;
+                            }[];
+                            constraints: string[];
+                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
+                            operating_policy: {
+                                [key: string]: string;
+                            };
+                            brand_voice: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description Slug of who last changed it. */
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-goals/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of the company charter, newest first
+         * @description Who changed which fields when, with their values before and after.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: {
+                                id: number;
+                                changed_by: string;
+                                fields: string[];
+                                before: {
+                                    [key: string]: unknown;
+                                };
+                                after: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/stalled-tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stuck-task feed: open tasks the respawn breaker gave up on, oldest first
+         * @description A task is listed from the moment the dispatcher stalls it (its agent was spawned the respawn limit times in a row without progress) until anyone other than the system moves it forward.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Oldest stall first. */
+                            tasks: {
+                                /** Format: uuid */
+                                task_id: string;
+                                title: string;
+                                assignee_id: string | null;
+                                assignee_slug: string | null;
+                                status: string;
+                                /** @description Why it was given up on, e.g. `breaker_tripped: 3 spawns of … made no progress`. */
+                                reason: string;
+                                /** Format: date-time */
+                                stalled_since: string;
+                                stalled_seconds: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Only a PM or the CEO reads the dashboard. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/metrics/spawn-waste": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Spawn waste: agent runs that made no progress, and their share of the cost
+         * @description Over the ended runs on a task that started in the last `days` days: a run made no progress when no audit row on its task by its agent falls inside the run. Cost of a run = the usage its agent recorded on its task during it. An unknown `agent` is a 422.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Window in days, 1–90. */
+                    days: number;
+                    /** @description Only this agent’s runs (id or slug). */
+                    agent?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Each breakdown sorted by zero-progress runs, then their cost. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: number;
+                            /** @description Ended runs on a task that started in the window. */
+                            total_runs: number;
+                            /** @description Runs with no audit row on their task by their agent inside the run (no state advance, claim, plan, commit, note, review verdict or delegation). */
+                            zero_progress_runs: number;
+                            total_cost_usd: number;
+                            zero_progress_cost_usd: number;
+                            /** @description zero_progress_cost_usd / total_cost_usd (0 when nothing was spent). */
+                            zero_progress_cost_share: number;
+                            by_agent: {
+                                /** @description Agent id, team, or task id. */
+                                key: string;
+                                /** @description Agent slug, team, or task title. */
+                                label: string;
+                                runs: number;
+                                zero_progress_runs: number;
+                                zero_progress_cost_usd: number;
+                            }[];
+                            by_team: {
+                                /** @description Agent id, team, or task id. */
+                                key: string;
+                                /** @description Agent slug, team, or task title. */
+                                label: string;
+                                runs: number;
+                                zero_progress_runs: number;
+                                zero_progress_cost_usd: number;
+                            }[];
+                            /** @description At most 50 rows, the worst first. */
+                            by_task: {
+                                /** @description Agent id, team, or task id. */
+                                key: string;
+                                /** @description Agent slug, team, or task title. */
+                                label: string;
+                                runs: number;
+                                zero_progress_runs: number;
+                                zero_progress_cost_usd: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Only a PM or the CEO reads the dashboard. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/metrics/provenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Provenance: tasks created in the window by the source of their root ancestor */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Window in days, 1–90. */
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: number;
+                            /** @description Tasks created in the window. */
+                            total: number;
+                            /** @description Root ancestor written by the CEO (or taken from a human by the intake interviewer). */
+                            human: number;
+                            /** @description Root ancestor written by an agent. */
+                            agent: number;
+                            /** @description Root ancestor opened by an engine or the system. */
+                            engine: number;
+                            /** @description human / total (0 when there are none). */
+                            human_rate: number;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Only a PM or the CEO reads the dashboard. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** CEO overview: team health, blockers, throughput and lead time */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Throughput and lead time over the last `days` UTC days (today included), 1–90. */
+                    days: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            days: number;
+                            teams: {
+                                team: string;
+                                /**
+                                 * @description ok: nothing blocked or stalled; critical: 3 or more blocked or stalled, or more than half the open work; slow otherwise.
+                                 * @enum {string}
+                                 */
+                                status: "ok" | "slow" | "critical";
+                                open_tasks: number;
+                                /** @description Claimed, in progress, verifying or in revision. */
+                                active_tasks: number;
+                                blocked_tasks: number;
+                                stalled_tasks: number;
+                            }[];
+                            /** @description Blocked tasks, longest blocked first. */
+                            blockers: {
+                                /** Format: uuid */
+                                task_id: string;
+                                title: string;
+                                team: string;
+                                assignee_slug: string | null;
+                                reason: string | null;
+                                /** Format: date-time */
+                                blocked_since: string;
+                                blocked_seconds: number;
+                            }[];
+                            /** @description Tasks completed per UTC day, oldest first. */
+                            throughput: {
+                                /** Format: date */
+                                date: string;
+                                completed: number;
+                            }[];
+                            completed: number;
+                            /** @description Creation to completion. */
+                            median_lead_time_hours: number | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Only a PM or the CEO reads the dashboard. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent task activity of the last `hours` hours, newest first
+         * @description The task audit feed of GET /api/tasks/activity, limited to a time window.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description How far back, 1–168 hours. */
+                    hours: number;
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            hours: number;
+                            /** @description Newest first. */
+                            events: ({
+                                id: number;
+                                /** Format: uuid */
+                                task_id: string;
+                                /** @description Who: agent id. */
+                                actor_id: string;
+                                /** @description In which role. */
+                                actor_role: string;
+                                /** @description create, claim, a lifecycle action, update, admin_override, … */
+                                action: string;
+                                from_status: string | null;
+                                to_status: string | null;
+                                /** @description Why. */
+                                reason: string | null;
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                created_at: string;
+                            } & {
+                                task_title: string;
+                                /** @description `manual`, or the engine that opened the task. */
+                                task_source: string;
+                            })[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Only a PM or the CEO reads the dashboard. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/cockpit/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The business summary: north star, delivery, spend and signals (CEO) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description From the company charter (empty until the CEO writes it). */
+                            north_star: string;
+                            objectives: {
+                                title: string;
+                                detail?: string;
+                                /** @description How progress is measured. */
+                                metric?: string;
+                                /** @description The value aimed for. */
+                                target?: string;
+                            }[];
+                            delivery: {
+                                /** @description Open tasks neither in backlog, blocked nor awaiting the CEO. */
+                                in_flight: number;
+                                blocked: number;
+                                /** @description Tasks in awaiting_ceo_approval. */
+                                awaiting_ceo: number;
+                                completed_30d: number;
+                                /** @description Creation to completion, over the last 30 days. */
+                                median_lead_time_hours: number | null;
+                                /** @description Share of the tasks completed in the last 30 days never sent back to needs_revision (by QA, a PR reviewer or a PM review); null when none completed. */
+                                first_pass_yield: number | null;
+                            };
+                            spend: {
+                                spend_30d_usd: number;
+                                /** @description This UTC calendar month so far. */
+                                month_to_date_usd: number;
+                                /** @description Month to date + the last 7 days' average daily spend × the days left in the month. */
+                                projected_month_usd: number;
+                                /** @description The `company_monthly_budget_usd` setting; null = no cap. */
+                                monthly_cap_usd: number | null;
+                                /** @description Month to date has reached the cap. */
+                                over_budget: boolean;
+                            };
+                            /** @description Derived facts worth the CEO’s attention, most urgent first. */
+                            signals: {
+                                /** @enum {string} */
+                                kind: "over_budget" | "projected_over_budget" | "stalled_tasks" | "awaiting_ceo" | "blocked_rising";
+                                summary: string;
+                                detail: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

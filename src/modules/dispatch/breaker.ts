@@ -121,7 +121,10 @@ export class RespawnTracker {
       .where(eq(dispatchTaskSpawns.taskId, taskId));
   }
 
-  /** Stalled tasks that are still open, oldest stall first. */
+  /**
+   * Stalled tasks that are still open and have made no progress since (a task that progressed is
+   * un-stalled by the next pass that considers it), oldest stall first.
+   */
   async stalled(limit = 100): Promise<StalledTask[]> {
     const rows = await this.db
       .select({
@@ -138,6 +141,7 @@ export class RespawnTracker {
           isNotNull(dispatchTaskSpawns.stalledAt),
           ne(tasks.status, 'completed'),
           ne(tasks.status, 'cancelled'),
+          sql`coalesce(${lastProgressEventId}, 0) <= coalesce(${dispatchTaskSpawns.lastEventId}, 0)`,
         ),
       )
       .orderBy(dispatchTaskSpawns.stalledAt)

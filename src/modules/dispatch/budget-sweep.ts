@@ -5,7 +5,9 @@
  * replica acts and a raised cap can breach again): the task is blocked with a reason naming the
  * budget (for a project, every task being worked on in it), the agents running on it are stopped,
  * and the CEO is alerted. A blocked task keeps a pre-block snapshot, so a PM's unblock restores it.
- * While a project is over budget the dispatcher starts no work on it.
+ * While a project is over budget the dispatcher starts no work on it. The company-wide monthly cap
+ * (setting `company_monthly_budget_usd`) alerts the CEO once per month and cap; while it is reached
+ * the dispatcher starts nothing at all.
  */
 import { and, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
@@ -33,9 +35,14 @@ export interface BudgetReport {
   /** Tasks blocked by this sweep (over their own budget or their project's). */
   blocked: string[];
   stopped: string[];
-  breaches: { kind: 'task' | 'project'; id: string; cap_usd: number; spent_usd: number }[];
+  breaches: { kind: BreachKind; id: string; cap_usd: number; spent_usd: number }[];
   errors: string[];
 }
+
+type BreachKind = 'task' | 'project' | 'company';
+
+/** The subject id a company-wide breach is recorded under. */
+const COMPANY_SUBJECT = '00000000-0000-0000-0000-000000000000';
 
 /** The CEO's desk is never blocked: the work is done, only the sign-off is left. */
 const NEVER_BLOCKED = ['awaiting_ceo_approval'];
@@ -53,7 +60,27 @@ export async function budgetSweep(deps: BudgetSweepDeps, signal: AbortSignal): P
   const report: BudgetReport = { blocked: [], stopped: [], breaches: [], errors: [] };
   await taskBudgets(deps, report, signal);
   await projectMonthBudgets(deps, report, signal);
+  if (!signal.aborted) await companyMonthBudget(deps, report);
   return report;
+}
+
+/** The company-wide cap: the CEO hears of a breach once per month (and cap); the dispatcher holds every spawn meanwhile. */
+async function companyMonthBudget(deps: BudgetSweepDeps, report: BudgetReport) {
+  const now = deps.clock.now();
+  const status = await deps.usage.companyMonthBudget(now);
+  const cap = status.cap_usd;
+  if (!status.over || cap === null) return;
+  const period = monthKey(now);
+  const breach = { kind: 'company' as const, id: COMPANY_SUBJECT, period, cap, spent: status.spent_usd };
+  await onceFor(deps, report, breach, async () => {
+    await alertCeo(deps.notifications, {
+      subject: `Company monthly budget reached for ${period}`,
+      body:
+        `The company spent ${usd(status.spent_usd)} of its ${usd(cap)} monthly budget for ${period}. ` +
+        'The dispatcher starts no new agent runs until the budget (setting company_monthly_budget_usd) is raised or ' +
+        'the month ends; runs already going are left to finish.',
+    });
+  });
 }
 
 async function taskBudgets(deps: BudgetSweepDeps, report: BudgetReport, signal: AbortSignal) {
@@ -142,7 +169,7 @@ async function projectMonthBudgets(deps: BudgetSweepDeps, report: BudgetReport, 
 async function onceFor(
   deps: BudgetSweepDeps,
   report: BudgetReport,
-  breach: { kind: 'task' | 'project'; id: string; period: string; cap: number; spent: number },
+  breach: { kind: BreachKind; id: string; period: string; cap: number; spent: number },
   act: () => Promise<void>,
 ) {
   const [claimed] = await deps.db

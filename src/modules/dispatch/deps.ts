@@ -8,6 +8,7 @@ import type { RuntimeModule } from '../runtime/index.js';
 import type { TasksModule } from '../tasks/index.js';
 import type { UsageModule } from '../usage/index.js';
 import type { WorkspacesModule } from '../workspaces/index.js';
+import type { CharterFacts } from './prompt.js';
 
 export interface DispatchDeps {
   scheduler: Scheduler;
@@ -19,4 +20,8 @@ export interface DispatchDeps {
   runtime: Pick<RuntimeModule, 'supervisor'>;
   workspaces: Pick<WorkspacesModule, 'service'>;
   usage: Pick<UsageModule, 'service'>;
+  /** The system module's rate-limit parking: agents on a parked provider are not started. */
+  rateLimits?: { parkedAgents(): Promise<ReadonlyMap<string, string>> };
+  /** The company charter, for the charter block of every agent's prompt (none when absent). */
+  charter?: () => Promise<CharterFacts | null>;
 }

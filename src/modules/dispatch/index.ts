@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import type { StalledTask } from './breaker.js';
 import type { DispatchDeps } from './deps.js';
 import type { Dispatcher } from './dispatcher.js';
 import type { DispatchOptions } from './options.js';
@@ -17,12 +18,18 @@ import type { Orchestrator } from './orchestrator.js';
 import { registerOrchestratorDispatchRoutes } from './routes.js';
 import { wireDispatch } from './wiring.js';
 
-export { type BreakerVerdict, breakerVerdict, madeProgress, type ProgressMarks } from './breaker.js';
+export {
+  type BreakerVerdict,
+  breakerVerdict,
+  madeProgress,
+  type ProgressMarks,
+  type StalledTask,
+} from './breaker.js';
 export type { DispatchDeps } from './deps.js';
 export { DISPATCH_LOOP, DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
 export { DISPATCH_DEFAULTS, type DispatchOptions, type ResolvedDispatchOptions } from './options.js';
 export type { PassSummary } from './pass.js';
-export { composePrompt } from './prompt.js';
+export { type CharterFacts, composePrompt } from './prompt.js';
 export { type DispatchAgent, type DispatchTask, type Route, routeWork, type WorkKind } from './routing.js';
 export { dispatchBudgetBreaches, dispatchTaskSpawns } from './schema.js';
 export { BUDGET_LOOP, REAPER_LOOP } from './wiring.js';
@@ -32,6 +39,8 @@ export interface DispatchModule {
   orchestrator: Orchestrator;
   /** Asks for a dispatch pass soon (coalesced). */
   wake(): void;
+  /** Open tasks the respawn breaker gave up on and that made no progress since, oldest stall first. */
+  stalledTasks(limit?: number): Promise<StalledTask[]>;
   registerRoutes(app: FastifyInstance): void;
 }
 
@@ -40,11 +49,12 @@ export function createDispatchModule(
   deps: DispatchDeps,
   dispatchOptions: DispatchOptions = {},
 ): DispatchModule {
-  const { dispatcher, orchestrator, start, close } = wireDispatch(platform, deps, dispatchOptions);
+  const { dispatcher, tracker, orchestrator, start, close } = wireDispatch(platform, deps, dispatchOptions);
   return {
     dispatcher,
     orchestrator,
     wake: () => dispatcher.wake(),
+    stalledTasks: (limit) => tracker.stalled(limit),
     registerRoutes(app) {
       app.addHook('onReady', async () => start());
       app.addHook('onClose', async () => close());

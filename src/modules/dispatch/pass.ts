@@ -61,9 +61,14 @@ export interface PassDeps {
   rootGateReviewer: string;
   isRunning(agentId: string): boolean;
   isUnavailable(agentId: string): boolean;
+  /** Agents whose provider is parked (rate limited), with the provider: nothing is started for them. */
+  parkedAgents?(): Promise<ReadonlyMap<string, string>>;
   spawnFailed(agentId: string): void;
   spawnSucceeded(agentId: string): void;
 }
+
+/** Why nothing is spawned while the company-wide monthly budget is reached. */
+export const COMPANY_OVER_BUDGET = 'the company is over its monthly budget';
 
 /** A failure as recorded for a spawn: an AppError's code before its message. */
 const failureText = (error: unknown) =>
@@ -83,11 +88,13 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     errors: [],
     aborted: null,
   };
-  const [candidates, held, budgets, roster] = await Promise.all([
+  const [candidates, held, budgets, roster, parked, company] = await Promise.all([
     loadCandidates(deps.db),
     loadHeldTasks(deps.db),
     projectBudgets(deps.db, deps.usage, startedAt),
     deps.agents.list(),
+    deps.parkedAgents?.() ?? new Map<string, string>(),
+    deps.usage.companyMonthBudget(startedAt),
   ]);
   summary.considered = candidates.length;
   const stalled = new Set<string>();
@@ -114,6 +121,7 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     agents,
     isRunning: deps.isRunning,
     isUnavailable: deps.isUnavailable,
+    parkedOn: (agentId) => parked.get(agentId),
     busyWith: held,
     stalled,
     overBudgetProjects: new Set(budgets.filter(overBudget).map((budget) => budget.id)),
@@ -124,6 +132,10 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     if (summary.skipped.length < SKIPS_KEPT) summary.skipped.push(entry);
   };
   skipped.forEach(skip);
+  if (company.over) {
+    for (const route of routes) skip({ task_id: route.task.id, reason: COMPANY_OVER_BUDGET });
+    routes.length = 0;
+  }
   for (const route of routes) {
     if (signal.aborted) {
       summary.aborted = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);

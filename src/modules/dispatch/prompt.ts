@@ -81,3 +81,24 @@ export function taskFreePrompt(agent: DispatchAgent): string {
       : 'Call `give_me_work` to get your next task and its briefing; when there is none call `i_am_idle`.',
   ].join('\n');
 }
+
+/** What of the company charter an agent is told at spawn. */
+export interface CharterFacts {
+  company_name: string;
+  north_star: string;
+  objectives: readonly { title: string }[];
+  constraints: readonly string[];
+}
+
+/** The prompt with a short charter block after it (unchanged when no charter is written). */
+export function withCharter(prompt: string, charter: CharterFacts | null): string {
+  if (!charter) return prompt;
+  const lines = [
+    charter.north_star && `North star: ${charter.north_star}`,
+    charter.objectives.length > 0 && `Objectives: ${charter.objectives.map((o) => o.title).join('; ')}`,
+    charter.constraints.length > 0 && `Constraints: ${charter.constraints.join('; ')}`,
+  ].filter((line): line is string => Boolean(line));
+  if (lines.length === 0) return prompt;
+  const name = charter.company_name ? ` of ${charter.company_name}` : '';
+  return [prompt, '', `The company charter${name}:`, ...lines].join('\n');
+}

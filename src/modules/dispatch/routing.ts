@@ -46,6 +46,8 @@ export interface RoutingState {
   isRunning(agentId: string): boolean;
   /** Held back for now: stopped by the CEO, or its last spawn failed. */
   isUnavailable(agentId: string): boolean;
+  /** The rate-limited provider the agent waits for (system module's parking), if any. */
+  parkedOn?(agentId: string): string | undefined;
   /** Per single-active agent, the tasks it holds (owned in a busy state, or claimed). */
   busyWith: ReadonlyMap<string, ReadonlySet<string>>;
   /** Tasks the respawn breaker gave up on. */
@@ -120,6 +122,8 @@ class Router {
     if (this.state.isRunning(agent.id)) return `${agent.slug} is running`;
     if (this.used.has(agent.id)) return `${agent.slug} was given other work in this pass`;
     if (this.state.isUnavailable(agent.id)) return `${agent.slug} is held back`;
+    const parkedOn = this.state.parkedOn?.(agent.id);
+    if (parkedOn) return `${agent.slug} waits for rate-limited provider ${parkedOn}`;
     if (isSingleActiveRole(agent.role)) {
       const held = [...(this.state.busyWith.get(agent.id) ?? [])].filter((id) => id !== task.id);
       if (held.length > 0) return `${agent.slug} holds another task`;

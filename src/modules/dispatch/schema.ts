@@ -32,11 +32,11 @@ export const dispatchBudgetBreaches = pgTable(
   'dispatch_budget_breaches',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** `task` or `project`. */
-    kind: text('kind').$type<'task' | 'project'>().notNull(),
-    /** The task or project id. */
+    /** `task`, `project` or `company` (the company-wide monthly cap). */
+    kind: text('kind').$type<'task' | 'project' | 'company'>().notNull(),
+    /** The task or project id (the nil UUID for the company). */
     subjectId: uuid('subject_id').notNull(),
-    /** `YYYY-MM` for a project's monthly budget; empty for a task budget. */
+    /** `YYYY-MM` for a monthly budget (project, company); empty for a task budget. */
     period: text('period').notNull().default(''),
     capUsd: numeric('cap_usd', { precision: 12, scale: 2, mode: 'number' }).notNull(),
     spentUsd: numeric('spent_usd', { precision: 14, scale: 6, mode: 'number' }).notNull(),

@@ -14,6 +14,7 @@ import type { ProjectsService } from '../projects/index.js';
 import type { RuntimeKind, RuntimeSupervisor, SpawnResult } from '../runtime/index.js';
 import { type TaskRow, tasks } from '../tasks/index.js';
 import type { WorkspacesService } from '../workspaces/index.js';
+import { type CharterFacts, withCharter } from './prompt.js';
 import type { DispatchAgent } from './routing.js';
 
 export interface SpawnSettings {
@@ -33,6 +34,8 @@ export interface AgentSpawnerDeps {
   workspaces: Pick<WorkspacesService, 'prepareTaskWorkspace'>;
   projects: Pick<ProjectsService, 'find'>;
   settings: SpawnSettings;
+  /** The company charter, appended to every prompt as a short block. */
+  charter?: () => Promise<CharterFacts | null>;
 }
 
 export class AgentSpawner {
@@ -88,7 +91,7 @@ export class AgentSpawner {
       agent: { id: agent.id, slug: agent.slug, role: agent.role, team: agent.team },
       taskId: task?.id ?? null,
       workspace,
-      prompt,
+      prompt: withCharter(prompt, (await this.deps.charter?.()) ?? null),
       model: agent.model ?? null,
       provider: settings.provider,
       gatewayUrl: settings.gatewayUrl,

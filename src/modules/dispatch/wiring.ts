@@ -21,12 +21,16 @@ import { AgentSpawner } from './spawner.js';
 export const REAPER_LOOP = 'dispatch.reaper';
 export const BUDGET_LOOP = 'dispatch.budget';
 
-/** Bus events that wake the dispatcher: every task event, and an agent run ending (its agent is free). */
+/** Bus events that wake the dispatcher: every task event, an agent run ending (its agent is free), a provider lifted. */
 const isWakeEvent = (type: string) =>
-  type.startsWith('TASK_') || type === 'AGENT_STOPPED' || type === 'AGENT_ERROR';
+  type.startsWith('TASK_') ||
+  type === 'AGENT_STOPPED' ||
+  type === 'AGENT_ERROR' ||
+  type === 'RATE_LIMIT_LIFTED';
 
 export interface DispatchWiring {
   dispatcher: Dispatcher;
+  tracker: RespawnTracker;
   orchestrator: Orchestrator;
   /** Listens for other replicas' stop requests (at app ready). */
   start(): Promise<void>;
@@ -45,6 +49,7 @@ export function wireDispatch(
   const supervisor = deps.runtime.supervisor;
   const tasks = deps.tasks.service;
   const notifications = deps.notifications.service;
+  const { rateLimits } = deps;
   const tracker = new RespawnTracker(db);
   const spawner = new AgentSpawner({
     db,
@@ -54,6 +59,7 @@ export function wireDispatch(
     workspaces: deps.workspaces.service,
     projects: deps.projects.service,
     settings: options.spawn,
+    ...(deps.charter ? { charter: deps.charter } : {}),
   });
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
@@ -73,6 +79,7 @@ export function wireDispatch(
       respawnLimit: options.respawnLimit,
       rootGateReviewer: options.rootGateReviewer,
       isRunning: (agentId) => supervisor.get(agentId) !== null,
+      ...(rateLimits ? { parkedAgents: () => rateLimits.parkedAgents() } : {}),
     },
   });
   const reports: LoopReports = { reaper: null, budget: null };
@@ -154,6 +161,7 @@ export function wireDispatch(
   });
   return {
     dispatcher,
+    tracker,
     orchestrator,
     start: () => remote.start(),
     async close() {

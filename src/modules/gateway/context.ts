@@ -10,9 +10,20 @@ import type { FindingsService } from '../findings/index.js';
 import type { GatewayRoute, VerbSpec } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { Actor, TasksService, TaskView } from '../tasks/index.js';
+import type { UsageService } from '../usage/index.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
+
+/** The system module's rate-limit parking, as the gateway reports an agent's throttled provider to it. */
+export interface RateLimitReporter {
+  report(report: {
+    kind: 'rate_limited' | 'overloaded';
+    provider?: string | null;
+    agent?: { id: string; slug: string; role: string } | null;
+    retryAfterSeconds?: number | null;
+  }): Promise<{ provider: string; resume_at: string; retry_after_seconds: number | null }>;
+}
 
 export interface GatewayServices {
   /** For the reads the gateway composes from other modules' SQL expressions (the context briefing). */
@@ -25,6 +36,10 @@ export interface GatewayServices {
   readonly git: GatewayGit;
   readonly breaker: CircuitBreaker;
   readonly clock: Clock;
+  /** Where i_am_blocked with a rate-limit reason_kind parks the provider (absent: it is refused). */
+  readonly rateLimits?: RateLimitReporter;
+  /** The usage ledger (report_usage). */
+  readonly usage: UsageService;
 }
 
 /** One call of a verb (or do-tool), after authorization, input check and the task's state gate. */

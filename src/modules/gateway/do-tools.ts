@@ -3,8 +3,10 @@
  * documenter, on the task they hold the claim of; the git port validates and cleans the message
  * and adds the `[id8] ` prefix, refusing a subject that says nothing), note (the journal, or the role's hand-off
  * section), dm (agent-to-agent: the open conversation with that agent, else a new one), read_a2a
- * (unread messages, marked read) and evidence.
+ * (unread messages, marked read), evidence and report_usage (tokens the agent spent on its own
+ * model calls, into the usage ledger).
  */
+import { isUuid } from '../../platform/ids.js';
 import { teamMatches } from '../lifecycle/index.js';
 import { readInboxes } from './briefing.js';
 import type { VerbCall, VerbResult } from './context.js';
@@ -32,7 +34,12 @@ async function commit(call: VerbCall): Promise<VerbResult> {
     message: input.message,
     ...(input.files ? { files: input.files } : {}),
   });
-  return { task, data: { commit: made } };
+  // The commit is progress on the task: audited, so the respawn breaker and spawn waste see it.
+  const updated = await s.tasks.recordFacts(task.id, {}, actor, {
+    action: 'commit',
+    data: { sha: made.sha },
+  });
+  return { task: updated, data: { commit: made } };
 }
 
 const NOTE_SECTION = 'handoff';
@@ -128,10 +135,38 @@ async function evidence(call: VerbCall): Promise<VerbResult> {
   return { task, evidence: await assembleEvidence(call.s, task, { priorFindings: true }) };
 }
 
+/** Records tokens the agent spent on its own model calls (cost from the price table unless given). */
+async function reportUsage(call: VerbCall): Promise<VerbResult> {
+  const { actor, s } = call;
+  const input = call.input as {
+    model: string;
+    provider?: string;
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_tokens?: number;
+    cache_write_tokens?: number;
+    cost_usd?: number;
+  };
+  const row = await s.usage.record({
+    agent_id: isUuid(actor.id) ? actor.id : null,
+    task_id: call.task?.id ?? null,
+    provider: input.provider ?? 'reported',
+    model: input.model,
+    input_tokens: input.input_tokens,
+    output_tokens: input.output_tokens,
+    cache_read_tokens: input.cache_read_tokens ?? 0,
+    cache_write_tokens: input.cache_write_tokens ?? 0,
+    cost_usd: input.cost_usd ?? null,
+    source: 'reported',
+  });
+  return { task: call.task, data: { usage_id: row.id, cost_usd: row.costUsd } };
+}
+
 export const DO_TOOL_HANDLERS: Readonly<Record<DoTool, (call: VerbCall) => Promise<VerbResult>>> = {
   commit,
   note,
   dm,
   read_a2a: readA2a,
   evidence,
+  report_usage: reportUsage,
 };

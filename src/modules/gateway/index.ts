@@ -11,9 +11,10 @@ import type { AgentsModule } from '../agents/index.js';
 import type { FindingsModule } from '../findings/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import type { TasksModule } from '../tasks/index.js';
+import type { UsageModule } from '../usage/index.js';
 import { registerApproveAndMerge } from './approve-and-merge.js';
 import { CircuitBreaker } from './breaker.js';
-import type { GatewayServices } from './context.js';
+import type { GatewayServices, RateLimitReporter } from './context.js';
 import type { GatewayGit } from './git-port.js';
 import { registerGatewayRoutes } from './routes.js';
 import { runDoTool, runVerb } from './runner.js';
@@ -27,6 +28,7 @@ export {
   CircuitBreaker,
   UNLIMITED_VERBS,
 } from './breaker.js';
+export type { RateLimitReporter } from './context.js';
 export { FLAVORS, type Flavor } from './envelope.js';
 export {
   type GatewayGit,
@@ -59,6 +61,9 @@ export interface GatewayDeps {
   notifications: Pick<NotificationsModule, 'service'>;
   findings: Pick<FindingsModule, 'service'>;
   git: GatewayGit;
+  /** The system module's rate-limit parking (i_am_blocked with a rate-limit reason_kind). */
+  rateLimits?: RateLimitReporter;
+  usage: Pick<UsageModule, 'service'>;
 }
 
 export interface GatewayModule {
@@ -85,6 +90,8 @@ export function createGatewayModule(platform: Platform, deps: GatewayDeps): Gate
     git: deps.git,
     breaker,
     clock: platform.clock,
+    ...(deps.rateLimits ? { rateLimits: deps.rateLimits } : {}),
+    usage: deps.usage.service,
   };
   return {
     runVerb: (request, route, verb) => runVerb(services, request, route, verb),

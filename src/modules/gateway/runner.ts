@@ -94,7 +94,9 @@ export async function runVerb(
     const problem = checkInput(verbInputSchema(route, verbName)!, body);
     if (problem) throw problem;
     const task = verbNeedsTask(verb) ? await load(body.task_id as string) : null;
-    if (task) gateState(verb, actor, task, entry.stateRemediate);
+    // A provider rate limit leaves the task as it is, so it may be reported from any state.
+    const rateLimitReport = verbName === 'i_am_blocked' && body.reason_kind !== undefined;
+    if (task && !rateLimitReport) gateState(verb, actor, task, entry.stateRemediate);
     return { call: { route, verb, actor, input: body, task, s }, run: entry.run };
   });
 }

@@ -76,8 +76,29 @@ const VERB_INPUTS: Readonly<Record<string, TObject>> = {
         description: 'external | internal | question | dependency.',
       }),
       what_needed: Text(1, 2_000, 'What would unblock you, and from whom.'),
+      reason_kind: Type.Optional(
+        Type.Enum(['rate_limited', 'overloaded'], {
+          description:
+            'Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until ' +
+            'its window ends, your task stays as it is, and you are started again once it recovers.',
+        }),
+      ),
+      provider: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'With reason_kind: the provider that refused (default: the one you are routed to).',
+        }),
+      ),
+      retry_after_seconds: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 86_400,
+          description: "With reason_kind: the provider's Retry-After, in seconds, if it gave one.",
+        }),
+      ),
     },
-    'Report a blocker; the task is escalated one rung up the chain.',
+    'Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.',
   ),
   i_will_work_on: Input(
     {
@@ -317,7 +338,7 @@ export function verbInputSchema(route: GatewayRoute, verb: string): TObject | un
   return findVerb(route, verb) ? VERB_INPUTS[verb] : undefined;
 }
 
-export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence'] as const;
+export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence', 'report_usage'] as const;
 export type DoTool = (typeof DO_TOOLS)[number];
 export const isDoTool = (value: unknown): value is DoTool =>
   typeof value === 'string' && (DO_TOOLS as readonly string[]).includes(value);
@@ -378,6 +399,37 @@ const DO_TOOL_INPUTS: Readonly<Record<DoTool, TObject>> = {
     'Read your direct messages (marks them read).',
   ),
   evidence: taskOnly('The evidence of a task: diff summary, commits, files changed, findings.'),
+  report_usage: Input(
+    {
+      model: Text(1, 200, 'The model that did the work (priced from the price table).'),
+      provider: Type.Optional(Text(1, 100, 'Your agent CLI or model provider (claude, codex, ollama, …).')),
+      input_tokens: Type.Integer({
+        minimum: 0,
+        maximum: 2_000_000_000,
+        description: 'Prompt tokens at the full input price.',
+      }),
+      output_tokens: Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Generated tokens.' }),
+      cache_read_tokens: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: 'Prompt tokens read from a cache.' }),
+      ),
+      cache_write_tokens: Type.Optional(
+        Type.Integer({
+          minimum: 0,
+          maximum: 2_000_000_000,
+          description: 'Prompt tokens written to a cache.',
+        }),
+      ),
+      cost_usd: Type.Optional(
+        Type.Number({
+          minimum: 0,
+          maximum: 10_000_000,
+          description: 'What it cost, if you know (default: priced).',
+        }),
+      ),
+      task_id: Type.Optional(TaskId('The task the tokens were spent on, if any.')),
+    },
+    'Report tokens you spent that Gaffer did not see (your own model calls); they go to the usage ledger.',
+  ),
 };
 
 /** The input schema of a do-tool (without the `tool` field the request also carries). */

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import type { UsageListener } from '../../platform/llm/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import { registerProvidersRoutes } from './routes.js';
 import { ProvidersService } from './service.js';
@@ -23,6 +24,8 @@ export interface AgentModelRoute {
 
 export interface ProvidersDeps {
   agents: AgentsModule;
+  /** Hears the usage of every model call the providers' clients make (the usage ledger). */
+  onModelUsage?: UsageListener;
 }
 
 export interface ProvidersModule {
@@ -33,7 +36,12 @@ export interface ProvidersModule {
 }
 
 export function createProvidersModule(platform: Platform, deps: ProvidersDeps): ProvidersModule {
-  const service = new ProvidersService(platform.database.db, platform.secret, deps.agents.service);
+  const service = new ProvidersService(
+    platform.database.db,
+    platform.secret,
+    deps.agents.service,
+    deps.onModelUsage,
+  );
   return {
     service,
     async modelRouteFor(agent) {

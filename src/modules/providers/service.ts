@@ -8,7 +8,12 @@ import { createSecretBox, type SecretBox } from '../../platform/crypto/secret-bo
 import type { Db } from '../../platform/db/client.js';
 import { isRole } from '../../platform/http/auth/identity.js';
 import { conflict, notFound, unprocessable } from '../../platform/http/errors.js';
-import { createModelClient, type ProbeResult, type ProviderKind } from '../../platform/llm/index.js';
+import {
+  createModelClient,
+  type ProbeResult,
+  type ProviderKind,
+  type UsageListener,
+} from '../../platform/llm/index.js';
 import type { AgentsService } from '../agents/index.js';
 import { type RouteEntry, type RouteScope, resolveRoute } from './resolve.js';
 import { modelProviders, modelRoutes } from './schema.js';
@@ -54,6 +59,7 @@ export class ProvidersService {
     private readonly db: Db,
     secret: string,
     private readonly agents: AgentsService,
+    private readonly onUsage?: UsageListener,
   ) {
     this.box = createSecretBox(secret, KEY_PURPOSE);
   }
@@ -201,6 +207,7 @@ export class ProvidersService {
       ...(provider.apiKeyCiphertext ? { apiKey: this.apiKeyOf(provider)! } : {}),
       model: provider.defaultModel,
       timeoutMs: 10_000,
+      ...(this.onUsage ? { onUsage: this.onUsage } : {}),
     });
     return client.probe({ mode });
   }

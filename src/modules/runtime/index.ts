@@ -10,11 +10,13 @@ import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
 import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
+import { type EndedTaskRun, endedTaskRuns } from './run-history.js';
 import { ScriptedRuntime } from './scripted/index.js';
-import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor } from './supervisor.js';
+import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor, type RunUsage } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
 import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
+export { type CliRateLimit, parseCliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 export {
   PLACEHOLDERS,
   type PlaceholderValues,
@@ -46,6 +48,7 @@ export {
 } from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
+export type { EndedTaskRun } from './run-history.js';
 export { agentRuns, agentTranscriptChunks } from './schema.js';
 export { splitShellWords } from './shell-words.js';
 export {
@@ -55,10 +58,13 @@ export {
   RUN_VOUCH_INTERVAL_MS,
   type RunningAgentInfo,
   RuntimeSupervisor,
+  type RunUsage,
+  type SeenRateLimit,
   type SpawnResult,
 } from './supervisor.js';
 export { type RunView, runView, TranscriptService } from './transcript-service.js';
 export { LOST_RUN_DETAIL, pruneTranscripts } from './transcript-store.js';
+export { type LineUsage, UsageLineReader } from './usage-lines.js';
 
 export interface RuntimeModuleOptions {
   /** The process runtime's settings (provider templates, grace, the gaffer command, run root). */
@@ -75,6 +81,8 @@ export interface RuntimeModule {
   transcripts: TranscriptService;
   /** Deletes the runs (and transcripts) that ended more than `retentionDays` days ago. */
   pruneTranscripts(retentionDays: number): Promise<{ runs: number }>;
+  /** Ended runs on a task that started in `[since, until)`, oldest first. */
+  endedTaskRuns(since: Date, until: Date): Promise<EndedTaskRun[]>;
   /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
   registerRoutes(app: FastifyInstance): void;
 }
@@ -92,6 +100,8 @@ export interface RuntimeDeps {
   scheduler: Scheduler;
   /** The routed model and credentials of an agent (filled from the providers module). */
   modelRoute?: ModelRouteResolver;
+  /** Told the usage an agent CLI's output lines report (filled from the usage ledger). */
+  onUsage?: (usage: RunUsage) => void;
 }
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
@@ -110,6 +120,7 @@ export function createRuntimeModule(
     log: platform.log,
     maxTranscriptBytes: options.maxTranscriptBytes ?? config.transcriptMaxBytes,
     ...(options.vouchIntervalMs ? { vouchIntervalMs: options.vouchIntervalMs } : {}),
+    ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
   });
   const processRuntime = new ProcessRuntime({
     now: () => platform.clock.now(),
@@ -150,6 +161,7 @@ export function createRuntimeModule(
     processRuntime,
     transcripts,
     pruneTranscripts: prune,
+    endedTaskRuns: (since, until) => endedTaskRuns(db, since, until),
     registerRoutes(app) {
       app.addHook('onClose', async () => supervisor.close());
       registerTranscriptRoutes(app, transcripts);

@@ -11,9 +11,11 @@ import type { Clock } from '../../platform/clock.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { type CliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 import type {
   AgentRuntime,
   ExitInfo,
+  OutputStream,
   RunningAgent,
   RuntimeKind,
   SpawnSpec,
@@ -21,6 +23,7 @@ import type {
 } from './contract.js';
 import { RunJournal } from './run-journal.js';
 import type { TranscriptStore } from './transcript-store.js';
+import { type LineUsage, UsageLineReader } from './usage-lines.js';
 
 /** Default cap of one run's kept transcript: 1 MiB. */
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 1024 * 1024;
@@ -37,6 +40,16 @@ export interface RuntimeSupervisorDeps {
   log?: SupervisorLog;
   /** How often the supervisor vouches for its running runs (default RUN_VOUCH_INTERVAL_MS). */
   vouchIntervalMs?: number;
+  /** Told the token usage each of a run's stdout lines reports (agent CLI usage lines), for the ledger. */
+  onUsage?: (usage: RunUsage) => void;
+}
+
+/** Token usage an agent's output reported, with the run it belongs to. */
+export interface RunUsage extends LineUsage {
+  agentId: string;
+  taskId: string | null;
+  runId: string;
+  provider: string;
 }
 
 /**
@@ -62,6 +75,18 @@ export interface RunningAgentInfo {
   /** Set while the agent waits (for a reply, a human, a parked provider). */
   waiting: { since: Date; detail: string | null } | null;
 }
+
+/** A rate limit an agent CLI printed (cli-rate-limits.ts), for the provider parking. */
+export interface SeenRateLimit extends CliRateLimit {
+  agent: { id: string; slug: string; role: string };
+  taskId: string | null;
+  runId: string;
+  /** The agent CLI the run uses (`claude`, `codex`, a custom name). */
+  cli: string;
+}
+
+/** One run reports a printed rate limit at most this often (a CLI retrying prints many). */
+const RATE_LIMIT_REPORT_EVERY_MS = 10_000;
 
 /** A run that has ended, for listeners (the dispatcher returning claims, respawn breakers). */
 export interface EndedRun {
@@ -95,6 +120,7 @@ export class RuntimeSupervisor {
   private readonly live = new Map<string, Entry>();
   private readonly starting = new Map<string, Promise<SpawnResult>>();
   private readonly endListeners = new Set<(ended: EndedRun) => void>();
+  private readonly rateLimitListeners = new Set<(seen: SeenRateLimit) => void>();
   private closing = false;
   private readonly vouching: NodeJS.Timeout;
   log: SupervisorLog | undefined;
@@ -220,6 +246,34 @@ export class RuntimeSupervisor {
     return () => this.endListeners.delete(listener);
   }
 
+  /** Calls `listener` when a running agent's output reports a provider rate limit; returns the unsubscribe. */
+  onRateLimitSeen(listener: (seen: SeenRateLimit) => void): () => void {
+    this.rateLimitListeners.add(listener);
+    return () => this.rateLimitListeners.delete(listener);
+  }
+
+  /** Output watcher of one run: reads its lines for a rate limit and tells the listeners (throttled). */
+  private rateLimitWatch(spec: SpawnSpec, runId: string): (text: string) => void {
+    let lastAt = Number.NEGATIVE_INFINITY;
+    return (text) => {
+      if (this.rateLimitListeners.size === 0) return;
+      const nowMs = this.deps.clock.now().getTime();
+      if (nowMs - lastAt < RATE_LIMIT_REPORT_EVERY_MS) return;
+      const found = scanCliRateLimit(text, nowMs);
+      if (!found) return;
+      lastAt = nowMs;
+      const { id, slug, role } = spec.agent;
+      const seen = { ...found, agent: { id, slug, role }, taskId: spec.taskId, runId, cli: spec.provider };
+      for (const listener of this.rateLimitListeners) {
+        try {
+          listener(seen);
+        } catch (error) {
+          this.warn(error, 'a rate-limit listener', runId);
+        }
+      }
+    };
+  }
+
   private async start(kind: RuntimeKind, spec: SpawnSpec): Promise<SpawnResult> {
     if (this.closing) throw new AppError(503, 'runtime_closing', 'the server is shutting down');
     const runtime = this.runtimes.get(kind);
@@ -262,8 +316,15 @@ export class RuntimeSupervisor {
       { runId, agentId: spec.agent.id, taskId: spec.taskId },
     );
     let running: RunningAgent;
+    const watchRateLimits = this.rateLimitWatch(spec, runId);
+    const usage = this.usageTap(spec, runId);
+    const output = (stream: OutputStream, text: string) => {
+      journal.output(stream, text);
+      watchRateLimits(text);
+      if (stream === 'stdout') usage?.(text);
+    };
     try {
-      running = await runtime.spawn(spec, { runId, output: (stream, text) => journal.output(stream, text) });
+      running = await runtime.spawn(spec, { runId, output });
     } catch (error) {
       const detail = `could not start: ${(error as Error).message}`;
       journal.note(detail);
@@ -343,6 +404,23 @@ export class RuntimeSupervisor {
         ...journal.stats(),
       })
       .catch((error) => this.warn(error, 'recording the end of a run', runId));
+  }
+
+  /** Reads the run's stdout for usage lines and hands each to `onUsage`; null when nobody listens. */
+  private usageTap(spec: SpawnSpec, runId: string): ((text: string) => void) | null {
+    const onUsage = this.deps.onUsage;
+    if (!onUsage) return null;
+    const reader = new UsageLineReader(spec.model ?? null);
+    const run = { agentId: spec.agent.id, taskId: spec.taskId, runId, provider: spec.provider };
+    return (text) => {
+      for (const usage of reader.push(text)) {
+        try {
+          onUsage({ ...usage, ...run });
+        } catch (error) {
+          this.warn(error, 'recording usage', runId);
+        }
+      }
+    };
   }
 
   private warn(error: unknown, what: string, runId: string): void {

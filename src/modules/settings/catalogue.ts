@@ -88,6 +88,30 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'model_prices',
+    kind: 'value',
+    label: 'Model prices (USD per 1M tokens)',
+    description:
+      'Additions to and overrides of the built-in price table (README, "Usage and cost"): model name or name prefix → ' +
+      '{input, output, cache_read, cache_write} in USD per million tokens. The longest matching prefix prices a model; ' +
+      'a model no entry matches (local models) costs nothing. Applies to usage recorded from then on.',
+    schema: Type.Record(
+      Type.String({ minLength: 1, maxLength: 200 }),
+      Type.Object(
+        {
+          input: Type.Number({ minimum: 0, maximum: 10_000 }),
+          output: Type.Number({ minimum: 0, maximum: 10_000 }),
+          cache_read: Type.Number({ minimum: 0, maximum: 10_000 }),
+          cache_write: Type.Number({ minimum: 0, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxProperties: 500 },
+    ),
+    default: {},
+    writable: true,
+  }),
+  defineSetting({
     key: 'maintenance_pause.*',
     kind: 'value',
     label: 'Maintenance pause',

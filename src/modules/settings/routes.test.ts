@@ -41,6 +41,7 @@ describe('/api/settings', () => {
       'ceo_name',
       'transcript_retention_days',
       'company_monthly_budget_usd',
+      'model_prices',
     ]);
     expect(settings.find((s) => s.key === 'ci_watch')).toMatchObject({
       kind: 'flag',

@@ -183,6 +183,7 @@ describe('SettingsService', () => {
       ['ceo_name', 'CEO'],
       ['transcript_retention_days', 7],
       ['company_monthly_budget_usd', null],
+      ['model_prices', {}],
       ['last_update_id', 0],
       ['pause.dispatch', null],
       ['pause.engines', { mode: 'kill' }],

@@ -48,14 +48,28 @@ describe('bodyExcerpt', () => {
 
 describe('the bridge table', () => {
   it('maps system events to /ws/system as {type, ...data}', () => {
-    const hit = { provider: 'anthropic', affected_agents: ['a'], retry_after_seconds: 30 };
+    const hit = {
+      provider: 'anthropic',
+      kind: 'rate_limited' as const,
+      affected_agents: ['a'],
+      hit_at: '2026-01-01T00:00:00.000Z',
+      resume_at: '2026-01-01T00:00:30.000Z',
+      retry_after_seconds: 30,
+      probe_failures: 0,
+    };
     expect(routeEvent(event('RATE_LIMIT_HIT', hit))).toEqual({
       channel: SYSTEM_CHANNEL,
       frame: { type: 'RATE_LIMIT_HIT', ...hit },
     });
-    expect(routeEvent(event('RATE_LIMIT_LIFTED', { provider: 'p', resumed_agents: [] }))?.channel).toBe(
-      'system',
-    );
+    expect(
+      routeEvent(
+        event('RATE_LIMIT_LIFTED', {
+          provider: 'p',
+          resumed_agents: [],
+          lifted_at: '2026-01-01T00:01:00.000Z',
+        }),
+      )?.channel,
+    ).toBe('system');
     expect(routeEvent(event('USAGE_SNAPSHOT', { period: 'live' }))?.frame.type).toBe('USAGE_SNAPSHOT');
   });
 

@@ -1,10 +1,10 @@
 /**
  * Recent activity across all tasks: the newest audit rows (task moves, creations — engine
  * originations among them, by the task's `source` — edits, overrides) with the task's title and
- * source, newest first, pageable with `before` (an event id). What the panel's inbox activity
+ * source, newest first, pageable with `before` (an event id), optionally only since a time. What the panel's inbox activity
  * feed is seeded with; live updates then come from TASK_CHANGED on /ws/system.
  */
-import { desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { TaskEventView } from './queries.js';
 import { taskEvents, tasks } from './schema.js';
@@ -17,12 +17,22 @@ export interface TaskActivityView extends TaskEventView {
 
 export const ACTIVITY_LIMITS = { default: 50, max: 200 } as const;
 
-export async function recentActivity(db: Db, limit: number, before?: number): Promise<TaskActivityView[]> {
+export async function recentActivity(
+  db: Db,
+  limit: number,
+  before?: number,
+  since?: Date,
+): Promise<TaskActivityView[]> {
   const rows = await db
     .select({ event: taskEvents, title: tasks.title, source: tasks.source })
     .from(taskEvents)
     .innerJoin(tasks, eq(tasks.id, taskEvents.taskId))
-    .where(before === undefined ? undefined : lt(taskEvents.id, before))
+    .where(
+      and(
+        before === undefined ? undefined : lt(taskEvents.id, before),
+        since === undefined ? undefined : gte(taskEvents.createdAt, since),
+      ),
+    )
     .orderBy(desc(taskEvents.id))
     .limit(limit);
   return rows.map(({ event, title, source }) => ({

@@ -1,17 +1,30 @@
 /**
  * The tasks module's outside face: the task tables, the TasksService (create, read, list, atomic
- * claim, lifecycle transitions, PATCH with CEO god mode, assign-review-pm, approve-and-start) and
- * the public task view. Other modules import only this file.
+ * claim, lifecycle transitions, PATCH with CEO god mode, assign-review-pm, approve-and-start),
+ * the public task view and the read-only task figures of the dashboards (`metrics`). Other modules
+ * import only this file.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { ProductsModule } from '../products/index.js';
 import type { ProjectsModule } from '../projects/index.js';
+import { TaskMetrics } from './metrics.js';
 import { registerTaskRoutes } from './routes.js';
 import { TasksService } from './service.js';
 
+export type { TaskActivityView } from './activity.js';
+export { ActivityList } from './activity-schemas.js';
 export type { TaskChanged } from './events.js';
+export type {
+  BlockedTask,
+  CompletedTask,
+  ProgressEvent,
+  StatusCount,
+  TaskBrief,
+  TaskMetrics,
+  TaskRoot,
+} from './metrics.js';
 export { type TaskEventView, textMatch } from './queries.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
@@ -38,6 +51,8 @@ export type { WorkFacts } from './work-facts.js';
 
 export interface TasksModule {
   service: TasksService;
+  /** Read-only figures for the dashboards and the cockpit. */
+  metrics: TaskMetrics;
   registerRoutes(app: FastifyInstance): void;
 }
 
@@ -53,7 +68,11 @@ export function createTasksModule(platform: Platform, deps: TasksDeps): TasksMod
     agents: deps.agents.service,
     projects: deps.projects.service,
   });
-  return { service, registerRoutes: (app) => registerTaskRoutes(app, service) };
+  return {
+    service,
+    metrics: new TaskMetrics(platform.database.db),
+    registerRoutes: (app) => registerTaskRoutes(app, service),
+  };
 }
 /** The task's HTTP shapes, for routes of other modules that act on a task (approve-and-merge). */
 export { TaskIdParams, TaskView as TaskViewSchema } from './api-schemas.js';

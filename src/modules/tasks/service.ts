@@ -91,9 +91,13 @@ export class TasksService {
     return listTasks(this.ctx.db, this.ctx.cellMaps, this.ctx.agents, filter);
   }
 
-  /** The newest audit rows across all tasks, with titles and sources (`before`: an event id). */
-  activity(limit: number = ACTIVITY_LIMITS.default, before?: number): Promise<TaskActivityView[]> {
-    return recentActivity(this.ctx.db, limit, before);
+  /** The newest audit rows across all tasks, with titles and sources (`before`: an event id; `since`: a time). */
+  activity(
+    limit: number = ACTIVITY_LIMITS.default,
+    before?: number,
+    since?: Date,
+  ): Promise<TaskActivityView[]> {
+    return recentActivity(this.ctx.db, limit, before, since);
   }
 
   /** The audit trail of a task, oldest first (404 for an unknown task). */

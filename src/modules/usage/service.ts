@@ -1,8 +1,9 @@
 /**
- * The usage ledger's service: records one usage entry (the project is taken from the task when
- * not given) and sums cost per task and per project over a budget month, for the budget sweep and
+ * The usage ledger's service: records one usage entry — the project taken from the task and the
+ * agent's role and team from the agent when not given, the cost from the price table when not
+ * given — and sums cost per task and per project over a budget month, for the budget sweep and
  * the dispatcher. Bad input is a 422 with field details; a reference to a missing agent, task or
- * project is 422 `unknown_reference`.
+ * project is 422 `unknown_reference`. Every record is announced to `onRecorded` (the snapshots).
  */
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
@@ -10,11 +11,17 @@ import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError, type FieldProblem, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { agents } from '../agents/index.js';
 import { tasks } from '../tasks/index.js';
 import { monthWindow } from './month.js';
+import { costOf, type PriceTable, priceFor, roundUsd } from './prices.js';
 import { usageRecords } from './schema.js';
 
 export type UsageRow = typeof usageRecords.$inferSelect;
+
+/** How usage reached the ledger. */
+export const USAGE_SOURCES = ['adapter', 'process', 'reported'] as const;
+export type UsageSource = (typeof USAGE_SOURCES)[number];
 
 export interface UsageInput {
   agent_id?: string | null;
@@ -23,15 +30,43 @@ export interface UsageInput {
   project_id?: string | null;
   provider: string;
   model?: string | null;
+  /** Prompt tokens at the full input price (cache reads and writes apart). */
   input_tokens: number;
   output_tokens: number;
-  cost_usd: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+  /** Priced from the model's entry of the price table when absent. */
+  cost_usd?: number | null;
+  /** Default `process`. */
+  source?: UsageSource;
   /** When the usage happened; default now. */
   at?: Date;
 }
 
+export interface UsageServiceOptions {
+  /** The price table in force (built-in prices with the `model_prices` setting laid over). */
+  prices?: () => Promise<PriceTable>;
+  /** Told after every record (the USAGE_SNAPSHOT coalescer). */
+  onRecorded?: (row: UsageRow) => void;
+  /** The company-wide monthly cap in USD (setting company_monthly_budget_usd); null = none. */
+  companyCap?: () => Promise<number | null>;
+}
+
+/** The company's spend in a (UTC) month against its cap. */
+export interface CompanyBudget {
+  cap_usd: number | null;
+  spent_usd: number;
+  /** Spent reached the cap. */
+  over: boolean;
+}
+
+/** Most tokens one record may carry (the column is a 32-bit integer). */
+export const MAX_TOKENS = 2_000_000_000;
+/** Most USD one record may carry (the column is numeric(14, 6)). */
+export const MAX_COST = 10_000_000;
+
 const ID_FIELDS = ['agent_id', 'task_id', 'project_id'] as const;
-const COUNT_FIELDS = ['input_tokens', 'output_tokens'] as const;
+const COUNT_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
 
 function inputProblems(input: UsageInput): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -43,12 +78,17 @@ function inputProblems(input: UsageInput): FieldProblem[] {
   }
   if (!input.provider?.trim()) problems.push({ field: 'provider', message: 'is required' });
   for (const field of COUNT_FIELDS) {
-    if (!Number.isSafeInteger(input[field]) || input[field] < 0) {
-      problems.push({ field, message: 'must be a whole number, 0 or more' });
+    const value = input[field] ?? 0;
+    if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TOKENS) {
+      problems.push({ field, message: `must be a whole number from 0 to ${MAX_TOKENS}` });
     }
   }
-  if (!Number.isFinite(input.cost_usd) || input.cost_usd < 0) {
-    problems.push({ field: 'cost_usd', message: 'must be a number, 0 or more' });
+  const cost = input.cost_usd;
+  if (cost !== undefined && cost !== null && (!Number.isFinite(cost) || cost < 0 || cost > MAX_COST)) {
+    problems.push({ field: 'cost_usd', message: `must be a number from 0 to ${MAX_COST}` });
+  }
+  if (input.source !== undefined && !USAGE_SOURCES.includes(input.source)) {
+    problems.push({ field: 'source', message: `must be one of ${USAGE_SOURCES.join(', ')}` });
   }
   return problems;
 }
@@ -60,12 +100,35 @@ export class UsageService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly options: UsageServiceOptions = {},
   ) {}
+
+  /** The price table in force. */
+  async prices(): Promise<PriceTable> {
+    return (await this.options.prices?.()) ?? {};
+  }
+
+  /** What the tokens of `model` cost at the table in force, in USD. */
+  async priceOf(model: string | null | undefined, tokens: Parameters<typeof costOf>[0]): Promise<number> {
+    return costOf(tokens, priceFor(model, await this.prices()));
+  }
 
   async record(input: UsageInput): Promise<UsageRow> {
     const problems = inputProblems(input);
     if (problems.length > 0) throw unprocessable('the usage record is invalid', problems);
     const projectId = input.project_id ?? (input.task_id ? await this.projectOf(input.task_id) : null);
+    const agent = input.agent_id ? await this.agentOf(input.agent_id) : null;
+    const model = input.model?.trim() || null;
+    const tokens = {
+      input_tokens: input.input_tokens,
+      output_tokens: input.output_tokens,
+      cache_read_tokens: input.cache_read_tokens ?? 0,
+      cache_write_tokens: input.cache_write_tokens ?? 0,
+    };
+    const cost =
+      input.cost_usd === undefined || input.cost_usd === null
+        ? await this.priceOf(model, tokens)
+        : roundUsd(input.cost_usd);
     try {
       const [row] = await this.db
         .insert(usageRecords)
@@ -73,14 +136,20 @@ export class UsageService {
           agentId: input.agent_id ?? null,
           taskId: input.task_id ?? null,
           projectId,
+          agentRole: agent?.role ?? null,
+          agentTeam: agent?.team ?? null,
+          source: input.source ?? 'process',
           provider: input.provider.trim(),
-          model: input.model?.trim() || null,
-          inputTokens: input.input_tokens,
-          outputTokens: input.output_tokens,
-          costUsd: input.cost_usd,
+          model,
+          inputTokens: tokens.input_tokens,
+          outputTokens: tokens.output_tokens,
+          cacheReadTokens: tokens.cache_read_tokens,
+          cacheWriteTokens: tokens.cache_write_tokens,
+          costUsd: cost,
           at: input.at ?? this.clock.now(),
         })
         .returning();
+      this.options.onRecorded?.(row!);
       return row!;
     } catch (error) {
       if (isForeignKeyViolation(error)) {
@@ -119,6 +188,15 @@ export class UsageService {
     return Number(row?.spent ?? 0);
   }
 
+  /** The company's spend in the (UTC) month of `at` against its monthly cap (no query when there is no cap). */
+  async companyMonthBudget(at: Date = this.clock.now()): Promise<CompanyBudget> {
+    const cap = (await this.options.companyCap?.()) ?? null;
+    if (cap === null) return { cap_usd: null, spent_usd: 0, over: false };
+    const { start, end } = monthWindow(at);
+    const spent = roundUsd(await this.spendBetween(start, end));
+    return { cap_usd: cap, spent_usd: spent, over: spent >= cap };
+  }
+
   /** USD spent on a project in the (UTC) calendar month of `at`. */
   async projectMonthSpend(projectId: string, at: Date = this.clock.now()): Promise<number> {
     return (await this.spendByProjectMonth([projectId], at)).get(projectId) ?? 0;
@@ -143,6 +221,15 @@ export class UsageService {
       )
       .groupBy(usageRecords.projectId);
     return new Map(rows.map((row) => [row.id!, Number(row.spent ?? 0)]));
+  }
+
+  private async agentOf(agentId: string): Promise<{ role: string; team: string | null } | null> {
+    const [row] = await this.db
+      .select({ role: agents.role, team: agents.team })
+      .from(agents)
+      .where(eq(agents.id, agentId))
+      .limit(1);
+    return row ?? null;
   }
 
   private async projectOf(taskId: string): Promise<string | null> {

@@ -29,8 +29,9 @@ import type {
   ProbeOptions,
   ProbeResult,
   StopReason,
+  UsageListener,
 } from './types.js';
-import { type AnthropicUsageLike, mergeAnthropicUsage, usageFromAnthropic } from './usage.js';
+import { type AnthropicUsageLike, mergeAnthropicUsage, reportUsage, usageFromAnthropic } from './usage.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -41,6 +42,7 @@ export interface AnthropicClientOptions {
   model: string;
   timeoutMs: number;
   headers?: Record<string, string>;
+  onUsage?: UsageListener;
 }
 
 export class AnthropicModelClient implements ModelClient {
@@ -70,12 +72,14 @@ export class AnthropicModelClient implements ModelClient {
         { ...params, stream: false },
         { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
       );
-      return {
+      const response: ModelResponse = {
         ...replyOf(message.content),
         stopReason: stopReasonOf(message.stop_reason),
         usage: usageFromAnthropic(message.usage),
         model: message.model || params.model,
       };
+      reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
+      return response;
     } catch (error) {
       throw callError(this.provider, error, control, describeAnthropicFailure);
     } finally {
@@ -145,7 +149,9 @@ export class AnthropicModelClient implements ModelClient {
       const aborted = abortedCallError(this.provider, control);
       if (aborted) throw aborted;
       if (!stopped) throw unfinishedStream(this.provider);
-      yield { type: 'stop', stopReason, usage: usageFromAnthropic(usage), model };
+      const used = usageFromAnthropic(usage);
+      reportUsage(this.options.onUsage, this.provider, model, used);
+      yield { type: 'stop', stopReason, usage: used, model };
     } finally {
       control.settle();
     }

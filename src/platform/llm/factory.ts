@@ -14,6 +14,7 @@ export function createModelClient(config: ModelClientConfig): ModelClient {
     model: config.model,
     timeoutMs,
     ...(config.headers ? { headers: config.headers } : {}),
+    ...(config.onUsage ? { onUsage: config.onUsage } : {}),
   };
   switch (config.kind) {
     case 'openai':

@@ -28,6 +28,7 @@ export {
   type ContentPart,
   DEFAULT_MAX_TOKENS,
   DEFAULT_TIMEOUT_MS,
+  type ModelCallUsage,
   type ModelClient,
   type ModelClientConfig,
   type ModelMessage,
@@ -41,5 +42,6 @@ export {
   type ProviderKind,
   type StopReason,
   type ToolCall,
+  type UsageListener,
 } from './types.js';
 export { addUsage, ZERO_USAGE } from './usage.js';

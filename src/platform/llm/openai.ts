@@ -31,8 +31,9 @@ import type {
   ProbeOptions,
   ProbeResult,
   StopReason,
+  UsageListener,
 } from './types.js';
-import { usageFromOpenAi } from './usage.js';
+import { reportUsage, usageFromOpenAi } from './usage.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -43,6 +44,7 @@ export interface OpenAiClientOptions {
   model: string;
   timeoutMs: number;
   headers?: Record<string, string>;
+  onUsage?: UsageListener;
 }
 
 export class OpenAiModelClient implements ModelClient {
@@ -76,13 +78,15 @@ export class OpenAiModelClient implements ModelClient {
       );
       const choice = reply.choices[0];
       const toolCalls = toolCallsOf(choice?.message.tool_calls);
-      return {
+      const response: ModelResponse = {
         text: choice?.message.content ?? '',
         toolCalls,
         stopReason: stopReasonWithTools(stopReasonOf(choice?.finish_reason), toolCalls.length),
         usage: usageFromOpenAi(reply.usage),
         model: reply.model || params.model,
       };
+      reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
+      return response;
     } catch (error) {
       throw callError(this.provider, error, control, describeOpenAiFailure);
     } finally {
@@ -131,7 +135,9 @@ export class OpenAiModelClient implements ModelClient {
       const aborted = abortedCallError(this.provider, control);
       if (aborted) throw aborted;
       if (finish === null) throw unfinishedStream(this.provider);
-      yield { type: 'stop', stopReason: finish, usage: usageFromOpenAi(usage), model };
+      const used = usageFromOpenAi(usage);
+      reportUsage(this.options.onUsage, this.provider, model, used);
+      yield { type: 'stop', stopReason: finish, usage: used, model };
     } finally {
       control.settle();
     }

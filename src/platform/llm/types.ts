@@ -110,6 +110,18 @@ export interface ModelClient {
   probe(options?: ProbeOptions): Promise<ProbeResult>;
 }
 
+/** One finished call's usage, as `onUsage` hears it. */
+export interface ModelCallUsage {
+  /** The configured provider's name (the kind by default). */
+  provider: string;
+  /** The model that answered. */
+  model: string;
+  usage: ModelUsage;
+}
+
+/** Told the usage of every finished call (complete, a stream's stop, a completion probe); must not throw. */
+export type UsageListener = (call: ModelCallUsage) => void;
+
 export interface ModelClientConfig {
   kind: ProviderKind;
   /** Name carried by errors (defaults to `kind`). */
@@ -126,6 +138,8 @@ export interface ModelClientConfig {
   timeoutMs?: number;
   /** Extra headers on every request (OpenRouter's HTTP-Referer, say). */
   headers?: Record<string, string>;
+  /** Hears each call's usage, e.g. to keep a usage ledger (the caller owns what it does with it). */
+  onUsage?: UsageListener;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -3,7 +3,7 @@
  * on every wire. OpenAI counts cached (and cache-written) tokens inside `prompt_tokens`; Anthropic
  * counts them apart from `input_tokens`.
  */
-import type { ModelUsage } from './types.js';
+import type { ModelUsage, UsageListener } from './types.js';
 
 export const ZERO_USAGE: ModelUsage = Object.freeze({
   input_tokens: 0,
@@ -83,4 +83,19 @@ export function addUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
     cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens,
     cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens,
   };
+}
+
+/** Tells `listener` (if any) a finished call's usage; a listener that throws does not fail the call. */
+export function reportUsage(
+  listener: UsageListener | undefined,
+  provider: string,
+  model: string,
+  usage: ModelUsage,
+): void {
+  if (!listener) return;
+  try {
+    listener({ provider, model, usage: { ...usage } });
+  } catch {
+    // The call succeeded; what a listener does with its usage is its own business.
+  }
 }

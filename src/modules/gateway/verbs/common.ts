@@ -13,6 +13,9 @@ interface BlockInput {
   reason: string;
   blocker_type: string;
   what_needed: string;
+  reason_kind?: 'rate_limited' | 'overloaded';
+  provider?: string;
+  retry_after_seconds?: number;
 }
 
 export async function resume(call: VerbCall): Promise<VerbResult> {
@@ -27,6 +30,7 @@ export async function unclaim(call: VerbCall): Promise<VerbResult> {
 
 export async function iAmBlocked(call: VerbCall): Promise<VerbResult> {
   const input = call.input as unknown as BlockInput;
+  if (input.reason_kind) return providerThrottled(call, input, input.reason_kind);
   const before = taskOf(call);
   const reason = `${input.blocker_type}: ${input.reason.trim()} — needs: ${input.what_needed.trim()}`;
   const task = await transition(call, before, 'block', reason);
@@ -60,6 +64,42 @@ export async function iAmBlocked(call: VerbCall): Promise<VerbResult> {
     next: 'i_am_idle',
     data: { escalated_to: target?.slug ?? null },
     ...(warning ? { warning } : {}),
+  };
+}
+
+/**
+ * i_am_blocked with a rate-limit reason_kind: the provider is parked (system module) and the task
+ * left exactly as it is; the agent stops, and the dispatcher starts it again once the provider is lifted.
+ */
+async function providerThrottled(
+  call: VerbCall,
+  input: BlockInput,
+  kind: 'rate_limited' | 'overloaded',
+): Promise<VerbResult> {
+  if (!call.s.rateLimits) {
+    throw reject(
+      'invalid_state',
+      'rate-limit parking is not available here',
+      'Report it without reason_kind.',
+    );
+  }
+  const { id, slug, role } = call.actor;
+  const entry = await call.s.rateLimits.report({
+    kind,
+    provider: input.provider ?? null,
+    agent: { id, slug, role },
+    retryAfterSeconds: input.retry_after_seconds ?? null,
+  });
+  return {
+    status: 'rate_limited',
+    task: taskOf(call),
+    next: null,
+    data: {
+      provider: entry.provider,
+      resume_at: entry.resume_at,
+      retry_after_seconds: entry.retry_after_seconds,
+      what_to_do: 'Stop now. Your task stays as it is; you are started again once the provider recovers.',
+    },
   };
 }
 

@@ -1,0 +1,39 @@
+/**
+ * The company charter's outside face: the service (read it, the CEO's audited partial update, its
+ * history) and the /api/company-goals routes. The dispatcher reads it for the charter block of
+ * every agent's prompt.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { Identity } from '../../platform/http/auth/index.js';
+import type { AgentsModule } from '../agents/index.js';
+import { registerCompanyGoalsRoutes } from './routes.js';
+import { CompanyGoalsService } from './service.js';
+
+export { ObjectiveSchema } from './api-schemas.js';
+export type { Objective } from './schema.js';
+export { companyGoalChanges, companyGoals } from './schema.js';
+export type { CompanyGoalChange, CompanyGoals, CompanyGoalsUpdate } from './service.js';
+export { CompanyGoalsService };
+
+export interface CompanyGoalsModule {
+  service: CompanyGoalsService;
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export interface CompanyGoalsDeps {
+  agents: Pick<AgentsModule, 'service'>;
+}
+
+export function createCompanyGoalsModule(platform: Platform, deps: CompanyGoalsDeps): CompanyGoalsModule {
+  const service = new CompanyGoalsService(platform.database.db, platform.clock);
+  // The audit names the CEO by roster slug; an identity the roster does not know, by its id.
+  const whoIs = async (identity: Identity): Promise<string> => {
+    try {
+      return (await deps.agents.service.actorOf(identity)).slug;
+    } catch {
+      return identity.id;
+    }
+  };
+  return { service, registerRoutes: (app) => registerCompanyGoalsRoutes(app, service, whoIs) };
+}
