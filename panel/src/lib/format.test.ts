@@ -60,6 +60,7 @@ describe('usage figures', () => {
   it('shows dollars with precision where amounts are small', () => {
     expect(formatUsd(0)).toBe('$0');
     expect(formatUsd(0.0042)).toBe('$0.0042');
+    expect(formatUsd(0.2)).toBe('$0.20');
     expect(formatUsd(12.5)).toBe('$12.50');
     expect(formatUsd(1234.4)).toBe('$1,234');
   });
@@ -69,5 +70,7 @@ describe('usage figures', () => {
     expect(formatTokens(1234)).toBe('1.23k');
     expect(formatTokens(12_345)).toBe('12.3k');
     expect(formatTokens(4_560_000)).toBe('4.56M');
+    expect(formatTokens(190_000)).toBe('190k');
+    expect(formatTokens(2_000_000)).toBe('2M');
   });
 });

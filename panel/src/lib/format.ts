@@ -46,17 +46,18 @@ export function actorName(id: string | null | undefined): string {
   return id === CEO_ID ? 'ceo' : id;
 }
 
-/** Dollars for the usage views: `$0`, `$0.0042` (small amounts keep 4 decimals), `$12.50`, `$1,234`. */
+/** Dollars for the usage views: `$0`, `$0.0042` (under a cent keeps 4 decimals), `$0.20`, `$12.50`, `$1,234`. */
 export function formatUsd(value: number): string {
   if (value === 0) return '$0';
-  if (Math.abs(value) < 1) return `$${value.toFixed(4)}`;
+  if (Math.abs(value) < 0.01) return `$${value.toFixed(4)}`;
   if (Math.abs(value) < 1000) return `$${value.toFixed(2)}`;
   return `$${Math.round(value).toLocaleString('en-US')}`;
 }
 
-/** Token counts: `950`, `12.3k`, `4.56M`. */
+/** Token counts: `950`, `1.23k`, `12.3k`, `190k`, `4.56M` (no trailing zeros). */
 export function formatTokens(value: number): string {
+  const short = (n: number, digits: number) => String(Number(n.toFixed(digits)));
   if (Math.abs(value) < 1000) return String(value);
-  if (Math.abs(value) < 1_000_000) return `${(value / 1000).toFixed(value < 10_000 ? 2 : 1)}k`;
-  return `${(value / 1_000_000).toFixed(2)}M`;
+  if (Math.abs(value) < 1_000_000) return `${short(value / 1000, Math.abs(value) < 10_000 ? 2 : 1)}k`;
+  return `${short(value / 1_000_000, 2)}M`;
 }

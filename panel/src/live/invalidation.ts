@@ -27,7 +27,17 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],
   RATE_LIMIT_HIT: [queryKey('get', '/api/system/rate-limits')],
-  RATE_LIMIT_LIFTED: [queryKey('get', '/api/system/rate-limits'), queryKey('get', '/api/orchestrator/agents')],
-  USAGE_SNAPSHOT: [queryKey('get', '/api/usage/summary'), queryKey('get', '/api/usage/time-series'), queryKey('get', '/api/usage/by-agent'), queryKey('get', '/api/usage/by-team'), queryKey('get', '/api/usage/by-model'), queryKey('get', '/api/usage/projection')],
+  RATE_LIMIT_LIFTED: [
+    queryKey('get', '/api/system/rate-limits'),
+    queryKey('get', '/api/orchestrator/agents'),
+  ],
+  USAGE_SNAPSHOT: [
+    queryKey('get', '/api/usage/summary'),
+    queryKey('get', '/api/usage/time-series'),
+    queryKey('get', '/api/usage/by-agent'),
+    queryKey('get', '/api/usage/by-team'),
+    queryKey('get', '/api/usage/by-model'),
+    queryKey('get', '/api/usage/projection'),
+  ],
   'a2a.message': [queryKey('get', '/api/a2a/admin/conversations')],
 };

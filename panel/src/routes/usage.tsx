@@ -28,7 +28,11 @@ const BREAKDOWN_LABELS: Record<BreakdownKind, string> = {
   'by-team': 'By team',
   'by-model': 'By model',
 };
-const BREAKDOWN_COLUMN: Record<BreakdownKind, string> = { 'by-agent': 'Agent', 'by-team': 'Team', 'by-model': 'Model' };
+const BREAKDOWN_COLUMN: Record<BreakdownKind, string> = {
+  'by-agent': 'Agent',
+  'by-team': 'Team',
+  'by-model': 'Model',
+};
 
 export default function UsagePage() {
   const [period, setPeriod] = usePeriod();
@@ -64,8 +68,8 @@ export default function UsagePage() {
       {summary.data && <SummaryCards summary={summary.data} />}
       {summary.data?.calls === 0 && (
         <p className="text-muted" data-testid="usage-empty">
-          No model calls in the {periodLabel}. Usage is recorded as agents work: from the agent CLIs' usage lines,
-          from the model providers, and from agents that report their own.
+          No model calls in the {periodLabel}. Usage is recorded as agents work: from the agent CLIs' usage
+          lines, from the model providers, and from agents that report their own.
         </p>
       )}
 
@@ -80,7 +84,13 @@ export default function UsagePage() {
           <TabLinks tabs={BREAKDOWNS} labels={BREAKDOWN_LABELS} current={tab} />
           {breakdown.error && <ProblemNote error={breakdown.error} prefix="Could not load the breakdown" />}
           {breakdown.isPending && <Loading what="the breakdown" />}
-          {breakdown.data && <BreakdownTable breakdown={breakdown.data} what={BREAKDOWN_COLUMN[tab]} />}
+          {breakdown.data && (
+            <BreakdownTable
+              breakdown={breakdown.data}
+              what={BREAKDOWN_COLUMN[tab]}
+              agents={tab === 'by-agent'}
+            />
+          )}
         </div>
       </Section>
 

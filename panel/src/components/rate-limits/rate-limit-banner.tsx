@@ -16,10 +16,13 @@ export function RateLimitBanner() {
   const limits = useRateLimits();
   if (limits.isError) {
     return (
-      <div role="alert" className="flex items-center gap-2 border-b border-warn/40 bg-warn-bg px-6 py-2 text-warn-text">
+      <div
+        role="alert"
+        className="flex items-center gap-2 border-b border-warn/40 bg-warn-bg px-6 py-2 text-warn-text"
+      >
         <TriangleAlert size={16} aria-hidden />
-        Rate-limit state unavailable, so whether a model provider is parked is unknown right now. It is retried
-        automatically.
+        Rate-limit state unavailable, so whether a model provider is parked is unknown right now. It is
+        retried automatically.
       </div>
     );
   }
@@ -58,7 +61,9 @@ function ParkedProvider({ entry }: { entry: RateLimitEntry }) {
         {entry.kind === 'overloaded' ? 'Overloaded' : 'Rate limited'}
       </span>
       <span className="font-semibold">{entry.provider}</span>
-      <span title={entry.affected_agents.join(', ') || undefined}>· {waitingText(entry.affected_agents.length)}</span>
+      <span title={entry.affected_agents.join(', ') || undefined}>
+        · {waitingText(entry.affected_agents.length)}
+      </span>
       {due ? (
         <span>· trying it again now</span>
       ) : (

@@ -8,7 +8,8 @@ import { $api } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLiveEvent, usePollInterval } from '../../live/live';
 
-export type RateLimits = paths['/api/system/rate-limits']['get']['responses'][200]['content']['application/json'];
+export type RateLimits =
+  paths['/api/system/rate-limits']['get']['responses'][200]['content']['application/json'];
 export type RateLimitEntry = RateLimits['entries'][number];
 
 const RATE_LIMITS = $api.queryOptions('get', '/api/system/rate-limits');

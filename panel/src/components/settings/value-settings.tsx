@@ -12,7 +12,8 @@ import { Loading, Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
 import { parseSetting, shapeOf, textOf } from './setting-text';
 
-type Setting = paths['/api/settings']['get']['responses'][200]['content']['application/json']['settings'][number];
+type Setting =
+  paths['/api/settings']['get']['responses'][200]['content']['application/json']['settings'][number];
 
 export function ValueSettings() {
   const settings = $api.useQuery('get', '/api/settings');
@@ -58,7 +59,11 @@ function SettingRow({ setting }: { setting: Setting }) {
     'w-full rounded-md border border-border bg-surface px-2 py-1.5 text-[13px] text-text placeholder:text-muted';
   const placeholder = setting.default === null ? 'not set' : textOf(setting.default, shape);
   return (
-    <form onSubmit={submit} className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]" data-testid={id}>
+    <form
+      onSubmit={submit}
+      className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]"
+      data-testid={id}
+    >
       <div>
         <label htmlFor={id} className="font-medium">
           {setting.label}

@@ -1,9 +1,22 @@
-/** Who or what the period's usage went to — by agent, team or model — cost first, with its share. */
+/**
+ * Who or what the period's usage went to — by agent (linked to the agent), team or model — cost
+ * first, with its share of the period's cost.
+ */
+import { Link } from 'react-router';
 import { formatTokens, formatUsd } from '../../lib/format';
 import { EmptyState } from '../ui/page';
 import type { Breakdown } from './use-usage';
 
-export function BreakdownTable({ breakdown, what }: { breakdown: Breakdown; what: string }) {
+export function BreakdownTable({
+  breakdown,
+  what,
+  agents = false,
+}: {
+  breakdown: Breakdown;
+  what: string;
+  /** Rows are agents, keyed by id: link each to its page. */
+  agents?: boolean;
+}) {
   if (breakdown.rows.length === 0) return <EmptyState>No usage recorded in this period.</EmptyState>;
   return (
     <div className="overflow-x-auto rounded-lg border border-border bg-surface">
@@ -34,8 +47,13 @@ export function BreakdownTable({ breakdown, what }: { breakdown: Breakdown; what
           {breakdown.rows.map((row) => (
             <tr key={row.key} data-testid={`usage-row-${row.key}`}>
               <td className="px-3 py-2">
-                <span className="font-medium">{row.label}</span>
-                {row.label !== row.key && <span className="ml-1.5 font-mono text-xs text-muted">{row.key}</span>}
+                {agents && row.key !== 'none' ? (
+                  <Link to={`/agents/${row.key}`} className="font-medium text-accent underline">
+                    {row.label}
+                  </Link>
+                ) : (
+                  <span className="font-medium">{row.label}</span>
+                )}
               </td>
               <td className="px-3 py-2 text-right">{formatTokens(row.input_tokens)}</td>
               <td className="px-3 py-2 text-right">{formatTokens(row.output_tokens)}</td>
@@ -44,7 +62,10 @@ export function BreakdownTable({ breakdown, what }: { breakdown: Breakdown; what
               <td className="px-3 py-2">
                 <span className="flex items-center gap-2">
                   <span className="h-1.5 flex-1 overflow-hidden rounded-full bg-surface-2" aria-hidden>
-                    <span className="block h-full bg-accent" style={{ width: `${Math.min(100, row.pct_of_total)}%` }} />
+                    <span
+                      className="block h-full bg-accent"
+                      style={{ width: `${Math.min(100, row.pct_of_total)}%` }}
+                    />
                   </span>
                   <span className="w-12 text-right text-xs text-muted">{row.pct_of_total.toFixed(1)}%</span>
                 </span>

@@ -10,7 +10,10 @@ export function ProjectionCard({ projection }: { projection: Projection }) {
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Figure label="Month to date" value={formatUsd(projection.month_to_date_usd)} />
         <Figure label="Projected this month" value={formatUsd(projection.projected_month_usd)} />
-        <Figure label={`Daily average (${projection.basis_days} days)`} value={formatUsd(projection.avg_daily_cost_usd)} />
+        <Figure
+          label={`Daily average (${projection.basis_days} days)`}
+          value={formatUsd(projection.avg_daily_cost_usd)}
+        />
         <Figure label="Monthly cap" value={cap === null ? 'No cap' : formatUsd(cap)} />
       </dl>
       {used !== null && (
@@ -21,7 +24,9 @@ export function ProjectionCard({ projection }: { projection: Projection }) {
               style={{ width: `${used}%` }}
             />
           </div>
-          <p className={`mt-1 text-xs ${projection.over_budget ? 'font-semibold text-danger-text' : 'text-muted'}`}>
+          <p
+            className={`mt-1 text-xs ${projection.over_budget ? 'font-semibold text-danger-text' : 'text-muted'}`}
+          >
             {projection.over_budget
               ? 'Over the company budget: the dispatcher starts no new work until the month turns or the cap is raised.'
               : `${used.toFixed(0)}% of the monthly cap used.`}
@@ -30,8 +35,8 @@ export function ProjectionCard({ projection }: { projection: Projection }) {
       )}
       {cap === null && (
         <p className="text-xs text-muted">
-          Set a company-wide cap with the <span className="font-mono">company_monthly_budget_usd</span> setting;
-          per-project caps are in each project's Budget &amp; Ops card.
+          Set a company-wide cap with the <span className="font-mono">company_monthly_budget_usd</span>{' '}
+          setting; per-project caps are in each project's Budget &amp; Ops card.
         </p>
       )}
     </div>

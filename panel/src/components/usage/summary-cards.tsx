@@ -21,11 +21,19 @@ export function SummaryCards({ summary }: { summary: Summary }) {
   const figures = [
     { label: 'Tokens in', value: formatTokens(summary.input_tokens), title: summary.input_tokens },
     { label: 'Tokens out', value: formatTokens(summary.output_tokens), title: summary.output_tokens },
-    { label: 'Cache reads', value: formatTokens(summary.cache_read_tokens), title: summary.cache_read_tokens },
+    {
+      label: 'Cache reads',
+      value: formatTokens(summary.cache_read_tokens),
+      title: summary.cache_read_tokens,
+    },
     { label: 'Model calls', value: String(summary.calls), title: summary.calls },
   ];
   return (
-    <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5" aria-label="Usage totals" data-testid="usage-summary">
+    <dl
+      className="grid grid-cols-2 gap-3 lg:grid-cols-5"
+      aria-label="Usage totals"
+      data-testid="usage-summary"
+    >
       <div className="col-span-2 rounded-lg border border-border bg-surface px-4 py-3 lg:col-span-1">
         <dt className="text-xs text-muted">Cost</dt>
         <dd className="text-[22px] font-semibold tabular-nums" data-testid="usage-cost">

@@ -12,7 +12,11 @@ import type { TimeSeries } from './use-usage';
 const token = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 
 function chartOptions(width: number, bucket: TimeSeries['bucket']): uPlot.Options {
-  const axis = { stroke: token('--muted'), grid: { stroke: token('--border'), width: 1 }, ticks: { show: false } };
+  const axis = {
+    stroke: token('--muted'),
+    grid: { stroke: token('--border'), width: 1 },
+    ticks: { show: false },
+  };
   return {
     width,
     height: 240,
@@ -40,7 +44,14 @@ function chartOptions(width: number, bucket: TimeSeries['bucket']): uPlot.Option
     axes: [
       { ...axis },
       { ...axis, size: 56, values: (_u, ticks) => ticks.map((v) => formatTokens(v)) },
-      { ...axis, scale: 'usd', side: 1, size: 64, grid: { show: false }, values: (_u, ticks) => ticks.map((v) => formatUsd(v)) },
+      {
+        ...axis,
+        scale: 'usd',
+        side: 1,
+        size: 64,
+        grid: { show: false },
+        values: (_u, ticks) => ticks.map((v) => formatUsd(v)),
+      },
     ],
   };
 }

@@ -16,9 +16,11 @@ export const PERIODS = [
 export type Period = (typeof PERIODS)[number]['value'];
 
 export type Summary = paths['/api/usage/summary']['get']['responses'][200]['content']['application/json'];
-export type TimeSeries = paths['/api/usage/time-series']['get']['responses'][200]['content']['application/json'];
+export type TimeSeries =
+  paths['/api/usage/time-series']['get']['responses'][200]['content']['application/json'];
 export type Breakdown = paths['/api/usage/by-agent']['get']['responses'][200]['content']['application/json'];
-export type Projection = paths['/api/usage/projection']['get']['responses'][200]['content']['application/json'];
+export type Projection =
+  paths['/api/usage/projection']['get']['responses'][200]['content']['application/json'];
 
 export const BREAKDOWNS = ['by-agent', 'by-team', 'by-model'] as const;
 export type BreakdownKind = (typeof BREAKDOWNS)[number];
@@ -43,23 +45,40 @@ export function usePeriod(): [Period, (period: Period) => void] {
 const POLL_MS = 30_000;
 
 export function useUsageSummary(period: Period) {
-  return $api.useQuery('get', '/api/usage/summary', { params: { query: { period } } }, {
-    refetchInterval: usePollInterval(POLL_MS),
-  });
+  return $api.useQuery(
+    'get',
+    '/api/usage/summary',
+    { params: { query: { period } } },
+    {
+      refetchInterval: usePollInterval(POLL_MS),
+    },
+  );
 }
 
 export function useUsageSeries(period: Period) {
-  return $api.useQuery('get', '/api/usage/time-series', { params: { query: { period } } }, {
-    refetchInterval: usePollInterval(POLL_MS),
-  });
+  return $api.useQuery(
+    'get',
+    '/api/usage/time-series',
+    { params: { query: { period } } },
+    {
+      refetchInterval: usePollInterval(POLL_MS),
+    },
+  );
 }
 
 export function useUsageBreakdown(kind: BreakdownKind, period: Period) {
-  return $api.useQuery('get', `/api/usage/${kind}`, { params: { query: { period } } }, {
-    refetchInterval: usePollInterval(POLL_MS),
-  });
+  return $api.useQuery(
+    'get',
+    `/api/usage/${kind}`,
+    { params: { query: { period } } },
+    {
+      refetchInterval: usePollInterval(POLL_MS),
+    },
+  );
 }
 
 export function useUsageProjection() {
-  return $api.useQuery('get', '/api/usage/projection', undefined, { refetchInterval: usePollInterval(POLL_MS) });
+  return $api.useQuery('get', '/api/usage/projection', undefined, {
+    refetchInterval: usePollInterval(POLL_MS),
+  });
 }
