@@ -111,6 +111,32 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await expectAccessible(page);
   });
 
+  it('edits a general setting: checked before sending, the server’s 422 beside it, saved at once', async () => {
+    const row = page.getByTestId('setting-company_monthly_budget_usd');
+    await row.waitFor();
+    const input = row.getByLabel('Company monthly budget (USD)');
+    expect(await input.getAttribute('placeholder')).toBe('not set');
+
+    await input.fill('lots');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('Company monthly budget (USD) must be a number.').waitFor();
+
+    await input.fill('-5');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await row.getByText(/Not saved: .*value/).waitFor();
+    expect((await server.api('GET', '/api/settings/company_monthly_budget_usd')).json.value).toBeNull();
+
+    await input.fill('250');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await row.getByText('Saved.').waitFor();
+    expect((await server.api('GET', '/api/settings/company_monthly_budget_usd')).json.value).toBe(250);
+    expect(
+      await page.getByTestId('setting-company_monthly_budget_usd').getByRole('textbox').inputValue(),
+    ).toBe('250');
+    await screenshot(page, 'settings-general');
+    await expectAccessible(page);
+  });
+
   it('sets and clears the Telegram credentials without ever showing them', async () => {
     const state = page.getByTestId('telegram-state');
     expect(await state.innerText()).toContain('not set');

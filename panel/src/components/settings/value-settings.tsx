@@ -24,7 +24,7 @@ export function ValueSettings() {
       {settings.error && <ProblemNote error={settings.error} prefix="Could not load the settings" />}
       <div className="divide-y divide-border">
         {editable.map((setting) => (
-          <SettingRow key={`${setting.key}:${setting.updated_at}`} setting={setting} />
+          <SettingRow key={setting.key} setting={setting} />
         ))}
       </div>
     </Section>
