@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await signIn(page, server);
   });
 
-  it('welcomes an empty company with three ways to start', async () => {
+  it('welcomes an empty company: name it and its north star, then three ways to start', async () => {
     const removed = await server.api('DELETE', `/api/projects/${server.projectId}`);
     expect(removed.status).toBeLessThan(300);
     await page.goto(`${server.base}/`);
@@ -82,6 +82,20 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     expect(text).toContain('gaffer demo');
     await screenshot(page, 'inbox-first-run');
     await expectAccessible(page);
+
+    // Step one names the company: checked before sending, then saved as the charter.
+    const form = page.getByTestId('charter-form');
+    await form.getByLabel('Company name').fill('Acme Robotics');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Give both the company name and its north star.').waitFor();
+    await form.getByLabel('North star').fill('Ship a reliable shop every week');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('charter-named').filter({ hasText: 'Acme Robotics' }).waitFor();
+    expect((await server.api('GET', '/api/company-goals')).json).toMatchObject({
+      company_name: 'Acme Robotics',
+      north_star: 'Ship a reliable shop every week',
+      updated_by: expect.any(String),
+    });
   });
 
   it('toggles a feature flag: persisted at once, and "applies on the next restart" until then', async () => {

@@ -1,14 +1,24 @@
-/** First run: an empty company gets three ways to start instead of an empty inbox. */
+/**
+ * First run: an empty company is asked to name itself and its north star, then given three ways to
+ * start instead of an empty inbox.
+ */
 import { Link } from 'react-router';
 import { Section } from '../ui/page';
+import { CharterStep } from './charter-step';
 
 export function Welcome() {
   return (
     <Section
       title="Welcome to Gaffer"
-      description="Your company has no projects and no tasks yet. Three ways to start:"
+      description="Your company has no projects and no tasks yet. Name it, then three ways to start:"
     >
       <ol className="list-decimal space-y-3 pl-5" data-testid="welcome">
+        <li>
+          <span className="font-semibold">Name the company and its north star</span> — the charter every agent
+          reads in its briefing (objectives, constraints and brand voice are under{' '}
+          <code className="font-mono">PUT /api/company-goals</code>).
+          <CharterStep />
+        </li>
         <li>
           <span className="font-semibold">Add a first project</span> — the git repository your agents will
           work on (its URL, and optionally a token for private repositories). On{' '}
