@@ -72,6 +72,8 @@ for (const name of chosen) {
       run_seconds: Math.round((performance.now() - began) / 1000),
     };
   } else console.error(`bench ${name} printed no result record`);
+  // After each benchmark, so that a run cut short keeps what it measured.
+  writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 }
 const full = known.every((name) => chosen.includes(name));
 results.machine = {

@@ -111,7 +111,9 @@ export interface Ratio {
 }
 
 export function ratio(name: string, value: number, baseline: string, op: '>=' | '<=', limit: number): Ratio {
-  const rounded = Math.round(value * 100) / 100;
+  // Two decimals, or three where two would round a miss onto the limit.
+  const two = Math.round(value * 100) / 100;
+  const rounded = two === limit && value !== limit ? Math.round(value * 1000) / 1000 : two;
   return { name, value: rounded, baseline, op, limit, met: op === '>=' ? value >= limit : value <= limit };
 }
 

@@ -47,7 +47,9 @@ export function benchTable(results: Results): string {
     }
   }
   const m = results.machine;
-  const machine = `Measured ${m.date ?? '?'} on ${m.cpu_model ?? '?'}, ${m.cores ?? '?'} cores, ${m.memory_gb ?? '?'} GB, Node ${m.node ?? '?'} (a full \`npm run bench\` took ${Math.round(Number(m.full_run_seconds ?? 0) / 60)} min; every figure is in \`bench/results.json\`).`;
+  const took = Number(m.full_run_seconds);
+  const duration = took > 0 ? `; a full \`npm run bench\` took ${Math.round(took / 60)} min` : '';
+  const machine = `Measured ${m.date ?? '?'} on ${m.cpu_model ?? '?'}, ${m.cores ?? '?'} cores, ${m.memory_gb ?? '?'} GB, Node ${m.node ?? '?'}, shared with other work${duration}. Every figure is in \`bench/results.json\`.`;
   return `${rows.join('\n')}\n\n${machine}`;
 }
 
