@@ -22,7 +22,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
@@ -33,7 +32,7 @@ import { tasks } from '../src/modules/tasks/index.js';
 import type { Db } from '../src/platform/db/client.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, report, startTarget } from './support.js';
+import { onScratchDatabase, ratio, report, startCpuProfile, startTarget } from './support.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -106,7 +105,7 @@ async function serve(databaseUrl: string | undefined, plan: BenchAgent[], statsF
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-gateway-'));
   const server = await startServer(benchConfig(dataDir, databaseUrl));
   await seed(server.platform.database.db, plan, `load-${plan[0]?.id.slice(0, 8)}`);
-  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE);
+  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, 'gateway');
   const ready = process.cpuUsage();
   process.on('SIGTERM', () => {
     const used = process.cpuUsage(ready);
@@ -117,26 +116,6 @@ async function serve(databaseUrl: string | undefined, plan: BenchAgent[], statsF
     });
   });
   console.log(JSON.stringify({ port: server.port }));
-}
-
-/**
- * With BENCH_CPU_PROFILE=<dir>, the target records a CPU profile (open it in Chrome DevTools) and
- * writes it to that directory when stopped; answers the function that writes it.
- */
-async function startCpuProfile(dir: string | undefined): Promise<(() => Promise<void>) | undefined> {
-  if (!dir) return undefined;
-  const session = new Session();
-  session.connect();
-  const post = (method: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
-    );
-  await post('Profiler.enable');
-  await post('Profiler.start');
-  return async () => {
-    const { profile } = (await post('Profiler.stop')) as { profile: object };
-    writeFileSync(join(dir, `gateway-${process.pid}.cpuprofile`), JSON.stringify(profile));
-  };
 }
 
 /** One step of an agent's walk: the verb's label, its path and its body. */
@@ -460,6 +439,19 @@ async function drive(): Promise<void> {
     {
       description: `p99 < ${TARGET_P99_MS} ms on PostgreSQL at ${AGENTS} concurrent agents in a closed loop`,
       met,
+      // The machine's floor for the closed loop, measured in the same run: agents × the whole
+      // machine's CPU per verb / cores (see hammer).
+      ratios: closed?.closed_loop_floor_ms
+        ? [
+            ratio(
+              'closed-loop p50 / machine floor',
+              closed.p50Ms / closed.closed_loop_floor_ms,
+              `${AGENTS} agents × machine CPU per verb / cores, same run`,
+              '<=',
+              2,
+            ),
+          ]
+        : [],
     },
   );
   process.exit(met ? 0 : 1);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { configWith } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { startCpuProfile } from './support.js';
 
 const [kind, secret] = process.argv.slice(2);
 if (kind === 'bare') {
@@ -36,8 +37,9 @@ if (kind === 'bare') {
       guardRateLimitPerMinute: 1_000_000,
     }),
   );
+  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, `guard-${kind}`);
   process.on('SIGTERM', () => {
-    void server.close().finally(() => {
+    void Promise.all([profile?.(), server.close()]).finally(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });

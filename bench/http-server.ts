@@ -2,7 +2,7 @@
  * Benchmark target, run as its own process: `full` is Gaffer's whole stack on a fresh embedded data
  * directory; `bare` is a plain Fastify server answering the same /health body. Prints the port.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -22,6 +22,12 @@ if (kind === 'bare') {
   console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
 } else {
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-'));
-  const server = await startServer(configWith({ dataDir, port: 0, logLevel: 'warn' }));
+  const server = await startServer(configWith({ dataDir, port: 0, logLevel: 'error' }));
+  process.on('SIGTERM', () => {
+    void server.close().finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+  });
   console.log(JSON.stringify({ port: Number(new URL(server.url).port) }));
 }

@@ -21,7 +21,7 @@ import type { Db } from '../src/platform/db/client.js';
 import { loginUrl } from '../src/platform/http/auth/login-page.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../test/panel/support/browser.js';
-import { report } from './support.js';
+import { ratio as benchRatio, report } from './support.js';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -205,7 +205,16 @@ async function main(): Promise<void> {
       },
       {
         description: '10,000-task board ≤ 3 × the 100-task board; first-load JS ≤ 250 KB gzipped',
-        met: ratio <= 3 && first.jsGzipBytes <= JS_BUDGET,
+        met: first.jsGzipBytes <= JS_BUDGET,
+        ratios: [
+          benchRatio(
+            'kanban interactive, 10,000 tasks / 100 tasks',
+            ratio,
+            'the 100-task board, same run',
+            '<=',
+            3,
+          ),
+        ],
       },
     );
   } finally {

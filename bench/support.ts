@@ -2,6 +2,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -33,24 +36,33 @@ export async function onScratchDatabase<T>(body: (url: string) => Promise<T>): P
   }
 }
 
+/**
+ * Starts a target script in its own process and waits for its first JSON line (`{"port", …}`):
+ * answers the port, the whole line, the process id (for its RSS) and a stop function.
+ */
 export async function startTarget(
   script: string,
   args: string[],
-): Promise<{ port: number; stop(): Promise<void> }> {
+  env?: Record<string, string>,
+): Promise<{ port: number; pid: number; info: Record<string, unknown>; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(
     'node',
     ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: env ? { ...process.env, ...env } : process.env,
     },
   );
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {
     if (line.startsWith('{')) {
-      const { port } = JSON.parse(line) as { port: number };
+      const info = JSON.parse(line) as { port: number };
       return {
-        port,
+        port: info.port,
+        pid: child.pid!,
+        info,
         async stop() {
+          if (child.exitCode !== null) return;
           child.kill('SIGTERM');
           await once(child, 'exit');
         },
@@ -85,11 +97,147 @@ export async function load(
   };
 }
 
-/** One machine-readable line per benchmark, plus whether it met its target. */
+/**
+ * A ratio against a baseline measured beside it in the same run: `value` is the measured ratio,
+ * `limit` the target, `op` the side of it that passes.
+ */
+export interface Ratio {
+  name: string;
+  value: number;
+  baseline: string;
+  op: '>=' | '<=';
+  limit: number;
+  met: boolean;
+}
+
+export function ratio(name: string, value: number, baseline: string, op: '>=' | '<=', limit: number): Ratio {
+  // Two decimals, or three where two would round a miss onto the limit.
+  const two = Math.round(value * 100) / 100;
+  const rounded = two === limit && value !== limit ? Math.round(value * 1000) / 1000 : two;
+  return { name, value: rounded, baseline, op, limit, met: op === '>=' ? value >= limit : value <= limit };
+}
+
+/** A finished benchmark, as bench/run.ts collects it into bench/results.json. */
+export interface BenchRecord {
+  bench: string;
+  target: string;
+  target_met: boolean;
+  ratios: Ratio[];
+  [figure: string]: unknown;
+}
+
+/**
+ * One machine-readable line per benchmark (`{"bench": …}` on stdout): its figures, the ratios it
+ * measured against its in-run baselines, and whether it met its target (every ratio met, plus
+ * whatever else `met` says).
+ */
 export function report(
   name: string,
   data: Record<string, unknown>,
-  target: { description: string; met: boolean },
+  target: { description: string; met: boolean; ratios?: Ratio[] },
 ): void {
-  console.log(JSON.stringify({ bench: name, ...data, target: target.description, target_met: target.met }));
+  const ratios = target.ratios ?? [];
+  const record: BenchRecord = {
+    bench: name,
+    ...data,
+    ratios,
+    target: target.description,
+    target_met: target.met && ratios.every((r) => r.met),
+  };
+  console.log(JSON.stringify(record));
+}
+
+export const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted.length % 2
+      ? sorted[mid]!
+      : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** One HTTP target of an interleaved comparison. */
+export interface Contender {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Loads each contender in turn, `rounds` times (the order rotating each round), for `seconds` each,
+ * after a warm-up: on a shared, noisy machine both sides of a ratio then see the same weather.
+ * Answers each contender's runs and the median of its requests per second.
+ */
+export async function interleave(
+  contenders: readonly Contender[],
+  options: { rounds: number; seconds: number; connections: number; warmupSeconds?: number },
+): Promise<Record<string, { runs: LoadResult[]; requestsPerSecond: number; errors: number }>> {
+  const runs = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  const one = async (contender: Contender, duration: number) => {
+    const result = await autocannon({
+      url: contender.url,
+      headers: contender.headers ?? {},
+      duration,
+      connections: options.connections,
+      pipelining: 1,
+    });
+    return {
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      errors: result.errors + result.non2xx,
+    };
+  };
+  for (const contender of contenders) await one(contender, options.warmupSeconds ?? 2);
+  for (let round = 0; round < options.rounds; round++) {
+    for (let k = 0; k < contenders.length; k++) {
+      const contender = contenders[(round + k) % contenders.length]!;
+      runs.get(contender.name)!.push(await one(contender, options.seconds));
+    }
+  }
+  return Object.fromEntries(
+    [...runs].map(([name, list]) => [
+      name,
+      {
+        runs: list,
+        requestsPerSecond: Math.round(median(list.map((run) => run.requestsPerSecond))),
+        errors: list.reduce((sum, run) => sum + run.errors, 0),
+      },
+    ]),
+  );
+}
+
+/** Resident set size of a process (Linux /proc), in MB; NaN when it cannot be read. */
+export function rssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+    return Math.round((kb / 1024) * 10) / 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * With BENCH_CPU_PROFILE=<dir>, the target records a CPU profile (open it in Chrome DevTools) and
+ * writes it to that directory when stopped; answers the function that writes it.
+ */
+export async function startCpuProfile(
+  dir: string | undefined,
+  name: string,
+): Promise<(() => Promise<void>) | undefined> {
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    writeFileSync(join(dir, `${name}-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
 }

@@ -49,13 +49,13 @@ export class Bans {
     this.#events = options.events;
   }
 
-  /** onRequest: answers 403 to a banned address; returns true when it did. */
-  async refuseBanned(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /** onRequest: answers 403 to a banned address (the request's client, `address`); true when it did. */
+  async refuseBanned(request: FastifyRequest, reply: FastifyReply, address: string): Promise<boolean> {
     if (request.routeOptions.config?.guardBanExempt) return false;
     const now = this.#clock.now();
     let ban: Ban | null;
     try {
-      ban = await this.store.find(request.ip, now);
+      ban = await this.store.find(address, now);
     } catch (error) {
       request.log.warn({ err: (error as Error).message }, 'guard: ban store unavailable; not checked');
       return false;

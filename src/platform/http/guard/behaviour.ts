@@ -30,16 +30,26 @@ export class BehaviourRules {
     return this.#bodyRules.length > 0;
   }
 
-  /** onResponse: the status-only rules. */
-  async afterResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Whether a status-only rule counts responses with `statusCode`. */
+  watches(statusCode: number): boolean {
+    return this.#statusRules.some((rule) => responseMatches(rule, statusCode, undefined));
+  }
+
+  /** onResponse: the status-only rules, counted per client `address`. */
+  async afterResponse(request: FastifyRequest, reply: FastifyReply, address: string): Promise<void> {
     for (const rule of this.#statusRules) {
       if (responseMatches(rule, reply.statusCode, undefined))
-        await this.#count(rule, request, reply.statusCode);
+        await this.#count(rule, request, address, reply.statusCode);
     }
   }
 
   /** onSend: the body rules, on string or buffer payloads (streams and files are not read). */
-  async onPayload(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
+  async onPayload(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    address: string,
+  ): Promise<void> {
     if (this.#bodyRules.length === 0) return;
     const body =
       typeof payload === 'string'
@@ -49,13 +59,19 @@ export class BehaviourRules {
           : undefined;
     if (body === undefined) return;
     for (const rule of this.#bodyRules) {
-      if (responseMatches(rule, reply.statusCode, body)) await this.#count(rule, request, reply.statusCode);
+      if (responseMatches(rule, reply.statusCode, body))
+        await this.#count(rule, request, address, reply.statusCode);
     }
   }
 
-  async #count(rule: ResponseRule, request: FastifyRequest, statusCode: number): Promise<void> {
+  async #count(
+    rule: ResponseRule,
+    request: FastifyRequest,
+    address: string,
+    statusCode: number,
+  ): Promise<void> {
     try {
-      const count = await this.#cache.incr(`guard:rule:${rule.name}:${request.ip}`, {
+      const count = await this.#cache.incr(`guard:rule:${rule.name}:${address}`, {
         ttlMs: rule.windowSeconds * 1000,
       });
       if (count !== rule.threshold) return;

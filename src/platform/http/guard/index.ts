@@ -17,11 +17,11 @@ import { registerBanRoutes } from './ban-routes.js';
 import { banStoreFor } from './ban-store.js';
 import { Bans } from './bans.js';
 import { BehaviourRules } from './behaviour.js';
+import { registerClientJudge } from './client.js';
 import { GuardEvents } from './events.js';
-import { isExcludedPath } from './exclusions.js';
 import { registerRateLimits } from './rate-limits.js';
 import { loadResponseRules } from './response-rules.js';
-import { registerSecurityHeaders } from './security-headers.js';
+import { securityHeadersStep } from './security-headers.js';
 import { type RuleStatus, registerGuardStatusRoute } from './status-route.js';
 import { telemetrySink } from './telemetry.js';
 import { Waf } from './waf.js';
@@ -70,43 +70,39 @@ export async function registerGuard(app: FastifyInstance, platform: Platform): P
   const waf = new Waf({ bans, events });
   const behaviour = new BehaviourRules({ rules: responseRules.active, cache, events });
   // Judged once per request (the hooks and the rate limiter ask several times).
-  const judged = new WeakMap<FastifyRequest, { internal: boolean; excluded: boolean }>();
-  const judge = (request: FastifyRequest) => {
-    let verdict = judged.get(request);
-    if (!verdict) {
-      verdict = {
-        internal: isInternalRequest(internal, request),
-        excluded: isExcludedPath(request.url, config.guardExcludePaths),
-      };
-      judged.set(request, verdict);
-    }
-    return verdict;
-  };
-  const excluded = (request: FastifyRequest) => judge(request).excluded;
-  const isInternalJudged = (request: FastifyRequest) => judge(request).internal;
+  const judge = registerClientJudge(app, internal, config.guardExcludePaths);
 
-  await registerSecurityHeaders(app);
-  const limits = await registerRateLimits(app, { config, cache, isInternal: isInternalJudged, events });
+  const addSecurityHeaders = await securityHeadersStep();
+  const limits = await registerRateLimits(app, { config, cache, judge, events });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (await bans.refuseBanned(request, reply)) return reply;
-    if (!excluded(request) && (await waf.refuseUrl(request, reply))) return reply;
-    if (!isInternalJudged(request) && (await limits.refuseOverLimit(request, reply))) return reply;
+    addSecurityHeaders(reply);
+    const client = judge(request);
+    if (await bans.refuseBanned(request, reply, client.ip)) return reply;
+    if (!client.excluded && (await waf.refuseUrl(request, reply))) return reply;
+    if (!client.internal && (await limits.refuseOverLimit(request, reply))) return reply;
   });
   app.addHook('preValidation', async (request, reply) => {
-    if (!excluded(request) && (await waf.refuseBody(request, reply))) return reply;
+    if (!judge(request).excluded && (await waf.refuseBody(request, reply))) return reply;
   });
   if (behaviour.readsBodies) {
     app.addHook('onSend', async (request, reply, payload) => {
-      if (!isInternalJudged(request) && !excluded(request))
-        await behaviour.onPayload(request, reply, payload);
+      const client = judge(request);
+      if (!client.internal && !client.excluded) await behaviour.onPayload(request, reply, payload, client.ip);
       return payload;
     });
   }
-  app.addHook('onResponse', async (request, reply) => {
-    if (isInternalJudged(request)) return;
-    if (reply.statusCode === 401) await limits.countAuthFailure(request);
-    if (!excluded(request)) await behaviour.afterResponse(request, reply);
+  // Most responses have nothing to count: those finish without a promise.
+  app.addHook('onResponse', (request, reply, done) => {
+    const client = judge(request);
+    const failedAuth = reply.statusCode === 401;
+    const tracked = !client.excluded && behaviour.watches(reply.statusCode);
+    if (client.internal || (!failedAuth && !tracked)) return done();
+    const count = async () => {
+      if (failedAuth) await limits.countAuthFailure(request);
+      if (tracked) await behaviour.afterResponse(request, reply, client.ip);
+    };
+    count().then(() => done(), done);
   });
   app.addHook('onClose', async () => telemetry.flush());
 

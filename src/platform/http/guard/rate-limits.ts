@@ -16,6 +16,7 @@ import type { Cache } from '../../cache/index.js';
 import { sendError } from '../conventions.js';
 import { AppError } from '../errors.js';
 import { redisOf } from './ban-store.js';
+import type { ClientJudge } from './client.js';
 import type { GuardEvents } from './events.js';
 import { routeGroup } from './route-groups.js';
 
@@ -35,11 +36,11 @@ export async function registerRateLimits(
   options: {
     config: Config;
     cache: Cache;
-    isInternal: (request: FastifyRequest) => boolean;
+    judge: ClientJudge;
     events: GuardEvents;
   },
 ): Promise<RateLimits> {
-  const { config, cache, isInternal, events } = options;
+  const { config, cache, judge, events } = options;
   // Runs before the plugin's own onRoute hook (registered below), so the plugin sees the group's limit.
   app.addHook('onRoute', (route) => {
     if (route.config?.rateLimit !== undefined || routeGroup(route.method, route.url) !== 'sensitive') return;
@@ -63,8 +64,8 @@ export async function registerRateLimits(
       'x-ratelimit-remaining': false,
       'x-ratelimit-reset': false,
     },
-    keyGenerator: (request) => (request.identity ? `id:${request.identity.id}` : `ip:${request.ip}`),
-    allowList: (request) => isInternal(request),
+    keyGenerator: (request) => (request.identity ? `id:${request.identity.id}` : `ip:${judge(request).ip}`),
+    allowList: (request) => judge(request).internal,
     errorResponseBuilder: (request, context) => {
       events.record(
         'rate_limited',
@@ -83,7 +84,7 @@ export async function registerRateLimits(
   const authFailures: Limiter = app.createRateLimit({
     max: config.guardAuthFailuresPerMinute,
     timeWindow: MINUTE_MS,
-    keyGenerator: (request) => `auth-failure:${request.ip}`,
+    keyGenerator: (request) => `auth-failure:${judge(request).ip}`,
   });
 
   const refuse = (
@@ -105,7 +106,8 @@ export async function registerRateLimits(
 
   return {
     async refuseOverLimit(request, reply) {
-      const until = failedOut.get(request.ip);
+      const { ip } = judge(request);
+      const until = failedOut.get(ip);
       if (until !== undefined) {
         const seconds = Math.ceil((until - Date.now()) / 1000);
         if (seconds > 0) {
@@ -117,7 +119,7 @@ export async function registerRateLimits(
             `${config.guardAuthFailuresPerMinute} failed authentications within a minute`,
           );
         }
-        failedOut.delete(request.ip);
+        failedOut.delete(ip);
       }
       // Matched routes carry the plugin's own hook; a path no route matches is limited here.
       if (request.routeOptions.url === undefined) {
@@ -137,7 +139,7 @@ export async function registerRateLimits(
     async countAuthFailure(request) {
       const counted = await authFailures(request);
       if (!counted.isAllowed && counted.remaining === 0 && counted.ttl > 0) {
-        failedOut.set(request.ip, Date.now() + counted.ttl);
+        failedOut.set(judge(request).ip, Date.now() + counted.ttl);
         if (failedOut.size > 10_000) failedOut.delete(failedOut.keys().next().value as string);
       }
     },

@@ -6,10 +6,11 @@
  *
  * The plugin rebuilds helmet's middleware on every request, which halved the requests per second
  * of a cheap route; the headers do not depend on the request, so helmet computes them once, at
- * start, and every response gets that set.
+ * start, and the guard's onRequest hook gives every response that set (first, so that its own
+ * refusals carry them too).
  */
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
@@ -56,9 +57,10 @@ export async function securityHeaders(): Promise<Record<string, string>> {
   }
 }
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+/** The function that adds the security headers to a reply (the guard's first onRequest step). */
+export async function securityHeadersStep(): Promise<(reply: FastifyReply) => void> {
   const headers = await securityHeaders();
-  app.addHook('onRequest', async (_request, reply) => {
+  return (reply) => {
     reply.headers(headers);
-  });
+  };
 }

@@ -63,12 +63,14 @@ export function matchContent(text: string): WafCategory | null {
  * payload carried in the path itself.
  */
 export function matchPath(rawPath: string): WafCategory | null {
-  const decoded = safeDecode(rawPath);
-  for (const form of [rawPath, decoded]) {
+  // Without an escape the decoded form is the raw one: judge it once.
+  const decoded = rawPath.includes('%') ? safeDecode(rawPath) : rawPath;
+  const forms = decoded === rawPath ? [rawPath] : [rawPath, decoded];
+  for (const form of forms) {
     if (PARENT_SEGMENT.test(form)) return 'path_traversal';
     if (SCANNER_PATH_RULES.some((rule) => rule.test(form))) return 'scanner_path';
   }
-  return matchContent(rawPath) ?? matchContent(decoded);
+  return matchContent(rawPath) ?? (decoded === rawPath ? null : matchContent(decoded));
 }
 
 function safeDecode(text: string): string {

@@ -10,7 +10,7 @@ import { sendError } from '../conventions.js';
 import { AppError } from '../errors.js';
 import type { Bans } from './bans.js';
 import type { GuardEvents } from './events.js';
-import { allowedFieldsFor } from './waf-allow-list.js';
+import { type AllowedFields, allowedFieldsFor } from './waf-allow-list.js';
 import type { WafHit } from './waf-patterns.js';
 import { scanBody, scanUrl } from './waf-scan.js';
 
@@ -19,6 +19,8 @@ export const BLOCKED_MESSAGE = 'request blocked by security policy';
 export class Waf {
   readonly #bans: Bans;
   readonly #events: GuardEvents;
+  /** Allowed fields by route pattern, worked out once per route (the routes are a fixed set). */
+  readonly #allowed = new Map<string | undefined, AllowedFields>();
 
   constructor(options: { bans: Bans; events: GuardEvents }) {
     this.#bans = options.bans;
@@ -27,15 +29,24 @@ export class Waf {
 
   /** onRequest: path and query. Returns true when the request was refused. */
   async refuseUrl(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
-    const hit = scanUrl(request.url, request.query, allowedFieldsFor(request.routeOptions.url));
+    const hit = scanUrl(request.url, request.query, this.#allowedFor(request.routeOptions.url));
     return hit ? this.#refuse(request, reply, hit) : false;
   }
 
   /** preValidation: the parsed JSON body. */
   async refuseBody(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (request.body === undefined || request.body === null) return false;
-    const hit = scanBody(request.body, allowedFieldsFor(request.routeOptions.url));
+    const hit = scanBody(request.body, this.#allowedFor(request.routeOptions.url));
     return hit ? this.#refuse(request, reply, hit) : false;
+  }
+
+  #allowedFor(routeUrl: string | undefined): AllowedFields {
+    let allowed = this.#allowed.get(routeUrl);
+    if (!allowed) {
+      allowed = allowedFieldsFor(routeUrl);
+      this.#allowed.set(routeUrl, allowed);
+    }
+    return allowed;
   }
 
   async #refuse(request: FastifyRequest, reply: FastifyReply, hit: WafHit): Promise<boolean> {
