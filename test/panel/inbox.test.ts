@@ -51,6 +51,8 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     expect(await card.innerText()).toContain('Health endpoint for the load balancer');
     expect(await page.getByTestId('inbox-count').innerText()).toMatch(/^1/);
     await page.getByRole('heading', { name: 'Inbox — 1 waiting for you' }).waitFor();
+    // The company at a glance (the cockpit summary) flags what waits for the CEO.
+    await page.getByTestId('signal-awaiting_ceo').waitFor();
     await screenshot(page, 'inbox-awaiting-approval');
     await expectAccessible(page);
 
@@ -71,6 +73,17 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     expect(await page.getByTestId('inbox-count').count()).toBe(0);
 
     expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('completed');
+    await page.getByTestId('signal-awaiting_ceo').waitFor({ state: 'detached' });
+    const { delivery } = (await server.api('GET', '/api/cockpit/summary')).json as {
+      delivery: { completed_30d: number };
+    };
+    expect(delivery.completed_30d).toBeGreaterThanOrEqual(1); // the root and the subtasks it was split into
+    await page
+      .getByTestId('company-glance')
+      .filter({ hasText: new RegExp(`Completed \\(30 d\\)\\s*${delivery.completed_30d}(?!\\d)`) })
+      .waitFor();
+    await page.getByTestId('company-glance').scrollIntoViewIfNeeded();
+    await screenshot(page, 'inbox-company-glance');
     expect(await server.remoteGit(['rev-parse', 'refs/heads/main'])).not.toBe(mainBefore);
   }, 300_000);
 });

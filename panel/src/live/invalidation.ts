@@ -23,6 +23,7 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     // The inbox's activity feed.
     queryKey('get', '/api/tasks/activity'),
     queryKey('get', '/api/release/proposal'),
+    queryKey('get', '/api/cockpit/summary'),
   ],
   NOTIFICATION_SENT: [queryKey('get', '/api/notifications')],
   NOTIFICATION_ACKED: [queryKey('get', '/api/notifications')],
@@ -38,6 +39,7 @@ export const INVALIDATES: Record<string, readonly (readonly unknown[])[]> = {
     queryKey('get', '/api/usage/by-team'),
     queryKey('get', '/api/usage/by-model'),
     queryKey('get', '/api/usage/projection'),
+    queryKey('get', '/api/cockpit/summary'),
   ],
   'a2a.message': [queryKey('get', '/api/a2a/admin/conversations')],
 };

@@ -1,6 +1,6 @@
 /**
  * Inbox, the home page: everything waiting for the CEO, newest first — tasks awaiting approval,
- * notifications to acknowledge, stalled tasks — then key figures. An empty company is welcomed
+ * notifications to acknowledge, stalled tasks — then key figures and the company at a glance. An empty company is welcomed
  * with how to start; a live activity feed (task moves, engine originations, pauses) sits above the figures. The release proposal card has its slot first (components/release).
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { $api } from '../api/client';
 import { ActivityFeed } from '../components/inbox/activity-feed';
 import { ApprovalCard } from '../components/inbox/approval-card';
+import { CompanyGlance } from '../components/inbox/company-glance';
 import { KeyFigures } from '../components/inbox/key-figures';
 import { type Notification, type StalledTask, useInbox } from '../components/inbox/use-inbox';
 import { Welcome } from '../components/inbox/welcome';
@@ -68,6 +69,7 @@ export default function InboxPage() {
 
       {board.error && <ProblemNote error={board.error} prefix="Could not load the key figures" />}
       {board.data && <KeyFigures board={board.data} />}
+      {!firstRun && <CompanyGlance />}
       {loading && <span className="sr-only">Loading</span>}
     </Page>
   );
