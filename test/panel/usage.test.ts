@@ -61,7 +61,7 @@ describe.skipIf(!chromiumAvailable)('usage and rate limits in the panel', () => 
   const rateLimits = () => server.gaffer.modules.system.rateLimits;
 
   it('an empty company: zero cost, an explanation, and no cap set', async () => {
-    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage' }).waitFor();
     await page.getByTestId('usage-empty').waitFor();
     expect(await page.getByTestId('usage-cost').innerText()).toBe('$0');

@@ -11,6 +11,7 @@ import {
   useNotifications,
 } from '../components/notifications/use-notifications';
 import { Button } from '../components/ui/button';
+import { ChoiceButtons } from '../components/ui/choice-buttons';
 import { EmptyState, Loading, Page } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
 import { ShortId } from '../components/ui/short-id';
@@ -57,21 +58,15 @@ export default function NotificationsPage() {
         )
       }
     >
-      <fieldset className="flex gap-1">
-        <legend className="sr-only">Show</legend>
-        {FILTERS.map((f) => (
-          <Button
-            key={f.value}
-            size="sm"
-            variant={f.value === show ? 'primary' : 'secondary'}
-            aria-pressed={f.value === show}
-            onClick={() => setSearch(f.value === 'all' ? {} : { show: f.value }, { replace: true })}
-          >
-            {f.label}
-            {counts[f.value] !== undefined && ` (${counts[f.value]})`}
-          </Button>
-        ))}
-      </fieldset>
+      <ChoiceButtons
+        legend="Show"
+        options={FILTERS.map((f) => ({
+          value: f.value,
+          label: counts[f.value] === undefined ? f.label : `${f.label} (${counts[f.value]})`,
+        }))}
+        value={show}
+        onChange={(value) => setSearch(value === 'all' ? {} : { show: value }, { replace: true })}
+      />
       {list.error && <ProblemNote error={list.error} prefix="Could not load the notifications" />}
       <ProblemNote error={read.error} prefix="Could not mark it read" />
       <ProblemNote error={ack.error} prefix="Could not acknowledge" />

@@ -4,7 +4,7 @@
  * (`?tab=`), and this month's spend against the cap. Live from USAGE_SNAPSHOT on /ws/system;
  * polled while the socket is down.
  */
-import { Button } from '../components/ui/button';
+import { ChoiceButtons } from '../components/ui/choice-buttons';
 import { Loading, Page, Section } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
 import { TabLinks, useTab } from '../components/ui/tabs';
@@ -46,22 +46,7 @@ export default function UsagePage() {
   return (
     <Page
       title="Usage"
-      actions={
-        <fieldset className="flex gap-1">
-          <legend className="sr-only">Period</legend>
-          {PERIODS.map((p) => (
-            <Button
-              key={p.value}
-              size="sm"
-              variant={p.value === period ? 'primary' : 'secondary'}
-              aria-pressed={p.value === period}
-              onClick={() => setPeriod(p.value)}
-            >
-              {p.label}
-            </Button>
-          ))}
-        </fieldset>
-      }
+      actions={<ChoiceButtons legend="Period" options={PERIODS} value={period} onChange={setPeriod} />}
     >
       {summary.error && <ProblemNote error={summary.error} prefix="Could not load the usage totals" />}
       {summary.isPending && <Loading what="usage" />}
