@@ -345,5 +345,5 @@ describe('a root task through the whole pipeline, by the gateway only', () => {
         'complete',
       ]),
     );
-  });
+  }, 180_000); // every stage through real git: ~30 s on a 2-core machine
 });
