@@ -19,7 +19,7 @@ import { tasks } from '../src/modules/tasks/schema.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, ratio, report, rssMb, startTarget } from './support.js';
+import { onScratchDatabase, openTaskRows, ratio, report, rssMb, startTarget } from './support.js';
 
 const SECRET = 'bench-secret-memory-0123456789abcdef0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -42,18 +42,7 @@ async function serve(databaseUrl: string | undefined): Promise<void> {
       dispatchEnabled: false,
     }),
   );
-  await server.platform.database.db.insert(tasks).values(
-    Array.from({ length: 1000 }, (_, i) => ({
-      title: `Memory bench task ${i}`,
-      description: 'A task seeded for the memory benchmark.',
-      acceptanceCriteria: [{ id: 'ac-1', text: 'It is listed.' }],
-      taskType: 'code',
-      nature: 'technical',
-      complexity: 'low',
-      team: ['backend', 'frontend', 'ux_ui'][i % 3]!,
-      createdBy: 'ceo',
-    })),
-  );
+  await server.platform.database.db.insert(tasks).values(openTaskRows(1000, 'memory'));
   process.on('SIGTERM', () => {
     void server.close().finally(() => {
       rmSync(dataDir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { tasks } from '../src/modules/tasks/schema.js';
 import { openDatabase } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
-import { median, onScratchDatabase, ratio, report } from './support.js';
+import { median, onScratchDatabase, openTaskRows, ratio, report } from './support.js';
 
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -103,18 +103,7 @@ const result = await onScratchDatabase(async (databaseUrl) => {
     );
     const database = await openDatabase({ url: databaseUrl, migrate: false });
     try {
-      await database.db.insert(tasks).values(
-        Array.from({ length: 1000 }, (_, i) => ({
-          title: `Replica bench task ${i}`,
-          description: 'A task seeded for the replicas benchmark.',
-          acceptanceCriteria: [{ id: 'ac-1', text: 'It is listed.' }],
-          taskType: 'code',
-          nature: 'technical',
-          complexity: 'low',
-          team: ['backend', 'frontend', 'ux_ui'][i % 3]!,
-          createdBy: 'ceo',
-        })),
-      );
+      await database.db.insert(tasks).values(openTaskRows(1000, 'replicas'));
     } finally {
       await database.close();
     }

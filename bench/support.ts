@@ -241,3 +241,17 @@ export async function startCpuProfile(
     writeFileSync(join(dir, `${name}-${process.pid}.cpuprofile`), JSON.stringify(profile));
   };
 }
+
+/** `count` open task rows spread over three teams, for a benchmark that needs a board to list. */
+export function openTaskRows(count: number, bench: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    title: `${bench} bench task ${i}`,
+    description: `A task seeded for the ${bench} benchmark.`,
+    acceptanceCriteria: [{ id: 'ac-1', text: 'It is listed.' }],
+    taskType: 'code',
+    nature: 'technical',
+    complexity: 'low',
+    team: ['backend', 'frontend', 'ux_ui'][i % 3]!,
+    createdBy: 'ceo',
+  }));
+}
