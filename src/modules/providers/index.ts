@@ -11,7 +11,13 @@ import { ProvidersService } from './service.js';
 
 export { type RouteEntry, type RouteScope, resolveRoute } from './resolve.js';
 export { modelProviders, modelRoutes } from './schema.js';
-export { PROVIDER_KINDS, type ProviderRow, ProvidersService, type ResolvedRoute } from './service.js';
+export {
+  noModelProvider,
+  PROVIDER_KINDS,
+  type ProviderRow,
+  ProvidersService,
+  type ResolvedRoute,
+} from './service.js';
 
 /** What an agent process is handed for its model: the routed provider, model and opened key. */
 export interface AgentModelRoute {

@@ -7,9 +7,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { createSecretBox, type SecretBox } from '../../platform/crypto/secret-box.js';
 import type { Db } from '../../platform/db/client.js';
 import { isRole } from '../../platform/http/auth/identity.js';
-import { conflict, notFound, unprocessable } from '../../platform/http/errors.js';
+import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import {
   createModelClient,
+  type ModelClient,
   type ProbeResult,
   type ProviderKind,
   type UsageListener,
@@ -197,6 +198,26 @@ export class ProvidersService {
     return { agent, route: await this.resolveFor(agent) };
   }
 
+  /**
+   * A model client for whatever runs as `subject` (an agent, or a built-in role such as
+   * `secretary` or `prompter`), on its routed provider and model with the usage ledger listening.
+   * A 409 `no_model_provider` naming the remediation when no enabled route applies: model-backed
+   * routes say so instead of answering something canned.
+   */
+  async clientFor(subject: { id: string; role: string }, timeoutMs?: number): Promise<ModelClient> {
+    const route = await this.resolveFor(subject);
+    if (!route?.provider.enabled) throw noModelProvider(subject.role);
+    return createModelClient({
+      kind: route.provider.kind as ProviderKind,
+      name: route.provider.name,
+      ...(route.provider.baseUrl ? { baseUrl: route.provider.baseUrl } : {}),
+      ...(route.provider.apiKeyCiphertext ? { apiKey: this.apiKeyOf(route.provider)! } : {}),
+      model: route.model,
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(this.onUsage ? { onUsage: this.onUsage } : {}),
+    });
+  }
+
   /** Probes the provider through platform/llm; a failure (401, 429, unreachable) is in the result. */
   async test(name: string, mode: 'models' | 'completion' = 'models'): Promise<ProbeResult> {
     const provider = await this.get(name);
@@ -215,3 +236,14 @@ export class ProvidersService {
 
 const routeKey = (scope: RouteScope, subject: string) =>
   and(eq(modelRoutes.scope, scope), eq(modelRoutes.subject, subject));
+
+/** The 409 every model-backed route answers while no enabled provider is routed for its role. */
+export function noModelProvider(role: string): AppError {
+  return new AppError(
+    409,
+    'no_model_provider',
+    `no model provider is configured for ${role}`,
+    { role },
+    'add a provider under /api/providers and route it globally or for this role (PUT /api/providers/routing)',
+  );
+}
