@@ -13,7 +13,6 @@ import { actorOf, taskErrors } from './route-support.js';
 import { registerActivityRoute } from './routes-activity.js';
 import { registerLifecycleRoutes } from './routes-lifecycle.js';
 import type { TasksService } from './service.js';
-import type { CreateTaskInput, UpdateTaskInput } from './types.js';
 
 export function registerTaskRoutes(app: FastifyInstance, service: TasksService): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -34,7 +33,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
       },
     },
     async (request, reply) => {
-      const view = await service.create(request.body as CreateTaskInput, await actorOf(service, request));
+      const view = await service.create(request.body, await actorOf(service, request));
       return reply.status(201).send(view);
     },
   );
@@ -98,8 +97,7 @@ export function registerTaskRoutes(app: FastifyInstance, service: TasksService):
         response: { 200: TaskView, ...taskErrors },
       },
     },
-    async (request) =>
-      service.update(request.params.id, request.body as UpdateTaskInput, await actorOf(service, request)),
+    async (request) => service.update(request.params.id, request.body, await actorOf(service, request)),
   );
 
   api.post(

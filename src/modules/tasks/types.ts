@@ -69,7 +69,7 @@ export interface CreateTaskInput {
   project_id?: string | null;
   product_id?: string | null;
   /** Per-cell project map (team → project id) of a coordination task spanning several repositories. */
-  cell_projects?: Record<string, string> | null;
+  cell_projects?: Partial<Record<string, string>> | null;
   batch_id?: string | null;
   parent_task_id?: string | null;
   dependency_ids?: string[];
