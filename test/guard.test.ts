@@ -292,6 +292,10 @@ describe('security headers and /_guard/status', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
     expect(response.headers.get('permissions-policy')).toBe('geolocation=(), microphone=(), camera=()');
+    expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    // Headers only long-gone browsers read are not sent.
+    for (const legacy of ['x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies'])
+      expect(response.headers.get(legacy), legacy).toBeNull();
     // The sign-in page keeps its own, stricter policy.
     const login = await t.call('/login');
     expect(login.headers.get('content-security-policy')).toContain("default-src 'none'");
