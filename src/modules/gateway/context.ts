@@ -14,6 +14,7 @@ import type { UsageService } from '../usage/index.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
+import type { VerbInput, VerbName } from './verb-inputs.js';
 
 /** The system module's rate-limit parking, as the gateway reports an agent's throttled provider to it. */
 export interface RateLimitReporter {
@@ -43,7 +44,7 @@ export interface GatewayServices {
 }
 
 /** One call of a verb (or do-tool), after authorization, input check and the task's state gate. */
-export interface VerbCall<Input = Record<string, unknown>> {
+export interface VerbCall<Input extends object = object> {
   /** The caller's route (null for a do-tool called by a role without one). */
   readonly route: GatewayRoute | null;
   readonly verb: VerbSpec;
@@ -74,6 +75,9 @@ export interface VerbResult {
 }
 
 export type VerbHandler = (call: VerbCall) => Promise<VerbResult>;
+
+/** A call of verb `N` (or of any of a union of verbs), its input typed from the verb's schema. */
+export type CallOf<N extends VerbName> = VerbCall<VerbInput<N>>;
 
 /** The task a task-taking verb was called on (the runner loaded it; never null there). */
 export const taskOf = (call: VerbCall): TaskView => {

@@ -13,12 +13,12 @@ import type { VerbCall, VerbResult } from './context.js';
 import { taskOf } from './context.js';
 import { reject } from './envelope.js';
 import { assembleEvidence } from './evidence.js';
-import type { DoTool } from './verb-inputs.js';
+import type { DoTool, DoToolInput } from './verb-inputs.js';
 import { appendJournal, gitAgent } from './verbs/support.js';
 
-async function commit(call: VerbCall): Promise<VerbResult> {
+async function commit(call: VerbCall<DoToolInput<'commit'>>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as { message: string; files?: string[] };
+  const { input } = call;
   const task = taskOf(call);
   if (task.active_claimant_id !== actor.id) {
     throw reject(
@@ -44,9 +44,9 @@ async function commit(call: VerbCall): Promise<VerbResult> {
 
 const NOTE_SECTION = 'handoff';
 
-async function note(call: VerbCall): Promise<VerbResult> {
+async function note(call: VerbCall<DoToolInput<'note'>>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as { text: string; scope?: string };
+  const { input } = call;
   const task = taskOf(call);
   if (!teamMatches(actor.role, actor.team, task.team)) {
     throw reject(
@@ -72,9 +72,9 @@ async function note(call: VerbCall): Promise<VerbResult> {
   return { task: updated, data: { scope } };
 }
 
-async function dm(call: VerbCall): Promise<VerbResult> {
+async function dm(call: VerbCall<DoToolInput<'dm'>>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as { to: string; body: string; task_id?: string; requires_response?: boolean };
+  const { input } = call;
   const open = await s.a2a.conversations(actor, {
     withAgent: input.to,
     status: 'open',
@@ -104,9 +104,9 @@ async function dm(call: VerbCall): Promise<VerbResult> {
 }
 
 /** Reads (and marks read) the named conversation, else the ones the briefing lists as unread. */
-async function readA2a(call: VerbCall): Promise<VerbResult> {
+async function readA2a(call: VerbCall<DoToolInput<'read_a2a'>>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as { conversation_id?: string; limit?: number };
+  const { input } = call;
   const limit = input.limit ?? 20;
   const inboxes = input.conversation_id ? undefined : await readInboxes(s, actor);
   const ids = inboxes ? inboxes.a2a.conversations.map((c) => c.id) : [input.conversation_id!];
@@ -136,17 +136,9 @@ async function evidence(call: VerbCall): Promise<VerbResult> {
 }
 
 /** Records tokens the agent spent on its own model calls (cost from the price table unless given). */
-async function reportUsage(call: VerbCall): Promise<VerbResult> {
+async function reportUsage(call: VerbCall<DoToolInput<'report_usage'>>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as {
-    model: string;
-    provider?: string;
-    input_tokens: number;
-    output_tokens: number;
-    cache_read_tokens?: number;
-    cache_write_tokens?: number;
-    cost_usd?: number;
-  };
+  const { input } = call;
   const row = await s.usage.record({
     agent_id: isUuid(actor.id) ? actor.id : null,
     task_id: call.task?.id ?? null,
@@ -162,7 +154,7 @@ async function reportUsage(call: VerbCall): Promise<VerbResult> {
   return { task: call.task, data: { usage_id: row.id, cost_usd: row.costUsd } };
 }
 
-export const DO_TOOL_HANDLERS: Readonly<Record<DoTool, (call: VerbCall) => Promise<VerbResult>>> = {
+const HANDLERS: { readonly [T in DoTool]: (call: VerbCall<DoToolInput<T>>) => Promise<VerbResult> } = {
   commit,
   note,
   dm,
@@ -170,3 +162,6 @@ export const DO_TOOL_HANDLERS: Readonly<Record<DoTool, (call: VerbCall) => Promi
   evidence,
   report_usage: reportUsage,
 };
+
+/** The handler of a do-tool; the runner checks the body against the tool's schema before calling it. */
+export const doToolHandler = (tool: DoTool) => HANDLERS[tool] as (call: VerbCall) => Promise<VerbResult>;

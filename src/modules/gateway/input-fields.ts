@@ -4,7 +4,7 @@
  * findings, reasons, notes). Each field's `description` doubles as its answer key: an
  * `incomplete_input` envelope lists it under `field_hints`.
  */
-import { type TSchema, Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import { FINDING_SEVERITIES } from '../findings/index.js';
 
 /** Lengths and counts of the gateway inputs (reference A §8.5 and §9). */
@@ -115,5 +115,5 @@ export const describe = (schema: unknown): string | undefined =>
   (schema as { description?: unknown }).description as string | undefined;
 
 /** An object schema of named fields; extra fields are tolerated (agents send more than asked). */
-export const Input = (properties: Record<string, TSchema>, description: string) =>
+export const Input = <P extends TProperties>(properties: P, description: string) =>
   Type.Object(properties, { description });

@@ -36,7 +36,7 @@ import type { GatewayEnvelope } from './api-schemas.js';
 import { type BreakerKey, type OpenCircuit, RUN_STARTING_VERBS } from './breaker.js';
 import { contextBriefing } from './briefing.js';
 import type { GatewayServices, VerbCall, VerbResult } from './context.js';
-import { DO_TOOL_HANDLERS } from './do-tools.js';
+import { doToolHandler } from './do-tools.js';
 import { DEFAULT_REMEDIATE, incompleteInput, type RejectionBody, reject, toRejection } from './envelope.js';
 import { checkInput } from './input-check.js';
 import { introspect, suggestNext, verbStatesOnce } from './next-verbs.js';
@@ -131,7 +131,7 @@ export async function runDoTool(s: GatewayServices, request: GatewayRequest): Pr
     const verb: VerbSpec = { name: tool, summary: tool, actions: [] };
     return {
       call: { route: gatewayRouteOf(actor.role) ?? null, verb, actor, input: body, task, s },
-      run: DO_TOOL_HANDLERS[tool],
+      run: doToolHandler(tool),
     };
   });
 }

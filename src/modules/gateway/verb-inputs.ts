@@ -7,7 +7,7 @@
  * Outside face (kept stable for the MCP tool server): `verbInputSchema(route, verb)`,
  * `doToolInputSchema(tool)`, `DO_TOOLS`, `DO_TOOL_ROLES`, `doToolsFor(role)`.
  */
-import { type TObject, Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import { TEAMS } from '../../platform/http/auth/identity.js';
 import { findVerb, type GatewayRoute, type Role } from '../lifecycle/index.js';
 import { COMPLEXITIES, TASK_NATURES, TASK_TYPES } from '../tasks/index.js';
@@ -55,7 +55,7 @@ const CriterionVerified = Type.Object({
 });
 
 /** Inputs by verb name: a name means the same thing on every route that has it. */
-const VERB_INPUTS: Readonly<Record<string, TObject>> = {
+const VERB_INPUTS = {
   give_me_work: nothing('No input: the next task for you, or idle.'),
   triage: nothing('No input: the next task to look at, or idle.'),
   triage_all: nothing('No input: the next blocked or awaiting-review task of any team.'),
@@ -331,11 +331,15 @@ const VERB_INPUTS: Readonly<Record<string, TObject>> = {
     },
     'Fail the gate with findings; the task goes back to its author.',
   ),
-};
+} satisfies Record<string, TObject>;
+
+export type VerbName = keyof typeof VERB_INPUTS;
+/** The checked input of a verb, as its handler receives it (the type of its schema). */
+export type VerbInput<N extends VerbName> = Static<(typeof VERB_INPUTS)[N]>;
 
 /** The input schema of `verb` on `route`; undefined when the route has no such verb. */
 export function verbInputSchema(route: GatewayRoute, verb: string): TObject | undefined {
-  return findVerb(route, verb) ? VERB_INPUTS[verb] : undefined;
+  return findVerb(route, verb) ? (VERB_INPUTS as Record<string, TObject>)[verb] : undefined;
 }
 
 export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence', 'report_usage'] as const;
@@ -345,7 +349,7 @@ export const isDoTool = (value: unknown): value is DoTool =>
 
 export const NOTE_SCOPES = ['note', 'decision', 'reflect', 'learning', 'struggle', 'handoff'] as const;
 
-const DO_TOOL_INPUTS: Readonly<Record<DoTool, TObject>> = {
+const DO_TOOL_INPUTS = {
   commit: Input(
     {
       task_id: TaskId('The task you hold the claim of; the commit lands on its branch.'),
@@ -430,7 +434,10 @@ const DO_TOOL_INPUTS: Readonly<Record<DoTool, TObject>> = {
     },
     'Report tokens you spent that Gaffer did not see (your own model calls); they go to the usage ledger.',
   ),
-};
+} satisfies Record<DoTool, TObject>;
+
+/** The checked input of a do-tool, as its handler receives it. */
+export type DoToolInput<T extends DoTool> = Static<(typeof DO_TOOL_INPUTS)[T]>;
 
 /** The input schema of a do-tool (without the `tool` field the request also carries). */
 export const doToolInputSchema = (tool: DoTool): TObject => DO_TOOL_INPUTS[tool];

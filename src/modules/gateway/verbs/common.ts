@@ -5,31 +5,23 @@
  */
 import { PM_ROLES, type TaskStatus } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject } from '../envelope.js';
+import type { VerbInput } from '../verb-inputs.js';
 import { appendJournal, asAgent, bestEffort, transition } from './support.js';
-
-interface BlockInput {
-  reason: string;
-  blocker_type: string;
-  what_needed: string;
-  reason_kind?: 'rate_limited' | 'overloaded';
-  provider?: string;
-  retry_after_seconds?: number;
-}
 
 export async function resume(call: VerbCall): Promise<VerbResult> {
   return { task: await transition(call, taskOf(call), 'resume'), fullBriefing: true };
 }
 
-export async function unclaim(call: VerbCall): Promise<VerbResult> {
-  const reason = (call.input as { reason?: string }).reason;
+export async function unclaim(call: CallOf<'unclaim'>): Promise<VerbResult> {
+  const reason = call.input.reason;
   const task = await transition(call, taskOf(call), 'unclaim', reason);
   return { task, next: 'give_me_work' };
 }
 
-export async function iAmBlocked(call: VerbCall): Promise<VerbResult> {
-  const input = call.input as unknown as BlockInput;
+export async function iAmBlocked(call: CallOf<'i_am_blocked'>): Promise<VerbResult> {
+  const { input } = call;
   if (input.reason_kind) return providerThrottled(call, input, input.reason_kind);
   const before = taskOf(call);
   const reason = `${input.blocker_type}: ${input.reason.trim()} — needs: ${input.what_needed.trim()}`;
@@ -73,7 +65,7 @@ export async function iAmBlocked(call: VerbCall): Promise<VerbResult> {
  */
 async function providerThrottled(
   call: VerbCall,
-  input: BlockInput,
+  input: VerbInput<'i_am_blocked'>,
   kind: 'rate_limited' | 'overloaded',
 ): Promise<VerbResult> {
   if (!call.s.rateLimits) {

@@ -12,31 +12,16 @@ import type { Team } from '../../../platform/http/auth/identity.js';
 import type { Agent } from '../../agents/index.js';
 import type { Role, TaskStatus } from '../../lifecycle/index.js';
 import { isTerminal } from '../../lifecycle/index.js';
-import type { Complexity, CreateTaskInput, TaskNature, TaskType, TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import type { CreateTaskInput, TaskType, TaskView } from '../../tasks/index.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { incompleteInput, reject } from '../envelope.js';
+import type { VerbInput } from '../verb-inputs.js';
 import { uncoveredCriteria } from './reviews.js';
 import { bestEffort, requireOwner } from './support.js';
 
 export const MAX_SUBTASKS = 12;
 
-interface DelegateInput {
-  title: string;
-  description: string;
-  assigned_to: string;
-  team?: Team;
-  task_type: TaskType;
-  nature: TaskNature;
-  complexity: Complexity;
-  acceptance_criteria: string[];
-  intends_to_touch?: string[];
-  covers_parent_criteria?: string[];
-  project_id?: string;
-  depends_on?: string[];
-  adds_migration?: boolean;
-  touches_shared?: boolean;
-  priority?: number;
-}
+type DelegateInput = VerbInput<'delegate'>;
 
 /** Task types each assignee role may be delegated (documentation never). */
 function typesFor(role: Role, team: string | null): readonly TaskType[] {
@@ -143,9 +128,9 @@ async function checkDelegation(call: VerbCall, parent: TaskView, input: Delegate
   return assignee;
 }
 
-export async function delegate(call: VerbCall): Promise<VerbResult> {
+export async function delegate(call: CallOf<'delegate'>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as unknown as DelegateInput;
+  const { input } = call;
   const parent = taskOf(call);
   const assignee = await checkDelegation(call, parent, input);
   const create: CreateTaskInput = {

@@ -5,7 +5,7 @@
  */
 import { teamMatches } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject, tracingGap } from '../envelope.js';
 import { assembleEvidence } from '../evidence.js';
 import {
@@ -18,14 +18,6 @@ import {
   settleFindings,
   transition,
 } from './support.js';
-
-interface WorkPlanInput {
-  plan: string;
-  steps: { title: string; description: string }[];
-  technical_considerations: string[];
-  risks: { risk: string; mitigation: string }[];
-  open_questions?: string[];
-}
 
 /** The checks of a fresh claim the git work must not run ahead of: team and pre-assignment. */
 export function refuseForeignClaim(call: VerbCall, task: TaskView): void {
@@ -71,8 +63,8 @@ export async function claimPlanStart(call: VerbCall, plan: Record<string, unknow
   return { task, fullBriefing: true, data: { branch_name: task.branch_name } };
 }
 
-export async function iWillWorkOn(call: VerbCall): Promise<VerbResult> {
-  const input = call.input as unknown as WorkPlanInput;
+export async function iWillWorkOn(call: CallOf<'i_will_work_on'>): Promise<VerbResult> {
+  const { input } = call;
   return claimPlanStart(call, {
     approach: input.plan,
     steps: input.steps,
@@ -102,14 +94,9 @@ export async function openPr(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'i_am_done', data: { pull_request: pr } };
 }
 
-interface DoneInput {
-  notes: string;
-  resolved_findings?: { finding_id: string; commit?: string; note?: string }[];
-}
-
-export async function iAmDone(call: VerbCall): Promise<VerbResult> {
+export async function iAmDone(call: CallOf<'i_am_done'>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as unknown as DoneInput;
+  const { input } = call;
   const before = taskOf(call);
   requireOwner(before, actor, 'submit it');
   if (before.status === 'in_progress') {
@@ -150,10 +137,10 @@ export async function iAmDone(call: VerbCall): Promise<VerbResult> {
   return { task, evidence, next: 'give_me_work', ...(warning ? { warning } : {}) };
 }
 
-export async function syncBranch(call: VerbCall): Promise<VerbResult> {
+export async function syncBranch(call: CallOf<'sync_branch'>): Promise<VerbResult> {
   const task = taskOf(call);
   requireOwner(task, call.actor, 'sync its branch');
-  const stash = (call.input as { stash?: boolean }).stash === true;
+  const stash = call.input.stash === true;
   const result = await call.s.git.syncBranch(task, gitAgent(call.actor), { stash });
   return { task, data: { sync: result } };
 }

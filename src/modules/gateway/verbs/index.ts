@@ -3,7 +3,8 @@
  * module's (VERBS); a test checks every verb there has an implementation here.
  */
 import type { GatewayRoute, TaskStatus } from '../../lifecycle/index.js';
-import type { VerbHandler } from '../context.js';
+import type { CallOf, VerbHandler, VerbResult } from '../context.js';
+import type { VerbName } from '../verb-inputs.js';
 import { blockedRemediate, iAmBlocked, iAmIdle, resume, unclaim } from './common.js';
 import { delegate } from './delegate.js';
 import { iAmDone, iWillWorkOn, openPr, syncBranch } from './developer.js';
@@ -14,68 +15,99 @@ import { cellComplete, escalateToCeo, mainComplete, reassign, submitRoot, submit
 import { giveMeWork, triage, triageAll } from './work-queue.js';
 
 export interface VerbEntry {
+  readonly name: VerbName;
   readonly run: VerbHandler;
   /** A better remediate than "call one of valid_next_verbs" when the task is in a state the verb is not valid from. */
   readonly stateRemediate?: (status: TaskStatus) => string | undefined;
 }
 
-const COMMON: Record<string, VerbEntry> = {
-  give_me_work: { run: giveMeWork },
-  resume: { run: resume },
-  unclaim: { run: unclaim },
-  i_am_blocked: { run: iAmBlocked, stateRemediate: blockedRemediate },
-  i_am_idle: { run: iAmIdle },
-};
+/**
+ * One verb's implementation, its handler typed from the verb's input schema (verb-inputs.ts). The
+ * runner checks every body against that schema before it calls `run`, which is what makes the one
+ * widening below sound.
+ */
+function defineVerb<N extends VerbName>(
+  name: N,
+  run: (call: CallOf<N>) => Promise<VerbResult>,
+  stateRemediate?: VerbEntry['stateRemediate'],
+): VerbEntry {
+  return { name, run: run as VerbHandler, ...(stateRemediate ? { stateRemediate } : {}) };
+}
 
-const PM: Record<string, VerbEntry> = {
+const byName = (...entries: VerbEntry[]): Readonly<Record<string, VerbEntry>> =>
+  Object.fromEntries(entries.map((entry) => [entry.name, entry]));
+
+const COMMON = [
+  defineVerb('give_me_work', giveMeWork),
+  defineVerb('resume', resume),
+  defineVerb('unclaim', unclaim),
+  defineVerb('i_am_blocked', iAmBlocked, blockedRemediate),
+  defineVerb('i_am_idle', iAmIdle),
+];
+
+const PM = [
   ...COMMON,
-  i_will_plan: { run: iWillPlan, stateRemediate: planRemediate },
-  delegate: { run: delegate },
-  request_changes: { run: requestChanges },
-  triage: { run: triage },
-  unblock: { run: unblock },
-  escalate_up: { run: escalateUp },
-  declare_coverage: { run: declareCoverage },
-};
+  defineVerb('i_will_plan', iWillPlan, planRemediate),
+  defineVerb('delegate', delegate),
+  defineVerb('request_changes', requestChanges),
+  defineVerb('triage', triage),
+  defineVerb('unblock', unblock),
+  defineVerb('escalate_up', escalateUp),
+  defineVerb('declare_coverage', declareCoverage),
+];
 
 const IMPLEMENTATIONS: Readonly<Record<GatewayRoute, Readonly<Record<string, VerbEntry>>>> = {
-  developer: {
+  developer: byName(
     ...COMMON,
-    i_will_work_on: { run: iWillWorkOn },
-    open_pr: { run: openPr },
-    i_am_done: { run: iAmDone },
-    sync_branch: { run: syncBranch },
-  },
-  qa: { ...COMMON, claim_review: { run: claimReview }, pass: { run: pass }, fail: { run: fail } },
-  documenter: { ...COMMON, claim_doc_task: { run: claimDocTask }, i_documented: { run: iDocumented } },
-  cell_pm: {
+    defineVerb('i_will_work_on', iWillWorkOn),
+    defineVerb('open_pr', openPr),
+    defineVerb('i_am_done', iAmDone),
+    defineVerb('sync_branch', syncBranch),
+  ),
+  qa: byName(
+    ...COMMON,
+    defineVerb('claim_review', claimReview),
+    defineVerb('pass', pass),
+    defineVerb('fail', fail),
+  ),
+  documenter: byName(
+    ...COMMON,
+    defineVerb('claim_doc_task', claimDocTask),
+    defineVerb('i_documented', iDocumented),
+  ),
+  cell_pm: byName(
     ...PM,
-    submit_up: { run: submitUp },
-    complete: {
-      run: cellComplete,
-      stateRemediate: (s) => (s === 'in_progress' ? 'Call submit_up first.' : undefined),
-    },
-    reassign: { run: reassign },
-  },
-  main_pm: {
+    defineVerb('submit_up', submitUp),
+    defineVerb('complete', cellComplete, (s) => (s === 'in_progress' ? 'Call submit_up first.' : undefined)),
+    defineVerb('reassign', reassign),
+  ),
+  main_pm: byName(
     ...PM,
-    submit_root: { run: submitRoot },
-    complete: { run: mainComplete },
-    triage_all: { run: triageAll },
-    escalate_to_ceo: { run: escalateToCeo },
-  },
-  board: { triage: { run: triage }, escalate_to_ceo: { run: escalateToCeo }, i_am_idle: { run: iAmIdle } },
-  auditor: { triage: { run: triage }, waive_finding: { run: waiveFinding }, i_am_idle: { run: iAmIdle } },
-  pr_reviewer: {
-    give_me_work: { run: giveMeWork },
-    claim_pr_review: { run: claimPrReview },
-    post_pr_review: { run: postPrReview },
-    claim_gate_review: { run: claimGateReview },
-    pr_pass: { run: prPass },
-    pr_fail: { run: prFail },
-    unclaim: { run: unclaim },
-    i_am_idle: { run: iAmIdle },
-  },
+    defineVerb('submit_root', submitRoot),
+    defineVerb('complete', mainComplete),
+    defineVerb('triage_all', triageAll),
+    defineVerb('escalate_to_ceo', escalateToCeo),
+  ),
+  board: byName(
+    defineVerb('triage', triage),
+    defineVerb('escalate_to_ceo', escalateToCeo),
+    defineVerb('i_am_idle', iAmIdle),
+  ),
+  auditor: byName(
+    defineVerb('triage', triage),
+    defineVerb('waive_finding', waiveFinding),
+    defineVerb('i_am_idle', iAmIdle),
+  ),
+  pr_reviewer: byName(
+    defineVerb('give_me_work', giveMeWork),
+    defineVerb('claim_pr_review', claimPrReview),
+    defineVerb('post_pr_review', postPrReview),
+    defineVerb('claim_gate_review', claimGateReview),
+    defineVerb('pr_pass', prPass),
+    defineVerb('pr_fail', prFail),
+    defineVerb('unclaim', unclaim),
+    defineVerb('i_am_idle', iAmIdle),
+  ),
 };
 
 export const verbEntry = (route: GatewayRoute, verb: string): VerbEntry | undefined =>

@@ -5,21 +5,14 @@
  */
 import type { TaskStatus } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { incompleteInput, reject } from '../envelope.js';
 import { claimPlanStart } from './developer.js';
 import { failWithFindings, uncoveredCriteria } from './reviews.js';
 import { asAgent, bestEffort, ownsTask, transition } from './support.js';
 
-interface PlanInput {
-  plan: string;
-  approach: string;
-  sub_tasks: { title: string; description: string }[];
-  risks?: string[];
-}
-
-export async function iWillPlan(call: VerbCall): Promise<VerbResult> {
-  const input = call.input as unknown as PlanInput;
+export async function iWillPlan(call: CallOf<'i_will_plan'>): Promise<VerbResult> {
+  const { input } = call;
   return claimPlanStart(call, {
     summary: input.plan,
     approach: input.approach,
@@ -32,10 +25,11 @@ export async function iWillPlan(call: VerbCall): Promise<VerbResult> {
 export const planRemediate = (status: TaskStatus): string | undefined =>
   status === 'awaiting_pm_review' ? 'It waits for your review: complete or request_changes.' : undefined;
 
-export const requestChanges = (call: VerbCall) => failWithFindings(call, 'request_changes', 'pm');
+export const requestChanges = (call: CallOf<'request_changes'>) =>
+  failWithFindings(call, 'request_changes', 'pm');
 
-export async function unblock(call: VerbCall): Promise<VerbResult> {
-  const reason = (call.input as { reason: string }).reason.trim();
+export async function unblock(call: CallOf<'unblock'>): Promise<VerbResult> {
+  const reason = call.input.reason.trim();
   return { task: await transition(call, taskOf(call), 'unblock', reason) };
 }
 
@@ -61,17 +55,17 @@ export async function notifyEscalation(call: VerbCall, task: TaskView, reason: s
   return { target: target.slug, warning };
 }
 
-export async function escalateUp(call: VerbCall): Promise<VerbResult> {
-  const reason = (call.input as { reason: string }).reason.trim();
+export async function escalateUp(call: CallOf<'escalate_up'>): Promise<VerbResult> {
+  const reason = call.input.reason.trim();
   const task = await transition(call, taskOf(call), 'escalate_up', reason);
   const { target, warning } = await notifyEscalation(call, task, reason);
   return { task, data: { escalated_to: target }, ...(warning ? { warning } : {}) };
 }
 
-export async function declareCoverage(call: VerbCall): Promise<VerbResult> {
+export async function declareCoverage(call: CallOf<'declare_coverage'>): Promise<VerbResult> {
   const { actor, s } = call;
   const child = taskOf(call);
-  const criteria = (call.input as { criteria: string[] }).criteria;
+  const { criteria } = call.input;
   const parent = child.parent_task_id ? await s.tasks.find(child.parent_task_id) : null;
   if (!parent) {
     throw reject(

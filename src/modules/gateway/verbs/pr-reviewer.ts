@@ -5,8 +5,7 @@
  * (pr_gate findings the author addressed become verified) or failed with findings.
  */
 
-import type { FindingInput } from '../../findings/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { assembleEvidence } from '../evidence.js';
 import { failWithFindings, reviewClaim } from './reviews.js';
 import { bestEffort, raiseFindings, recordNotes, requireOwner, transition } from './support.js';
@@ -20,14 +19,8 @@ export async function claimPrReview(call: VerbCall): Promise<VerbResult> {
   };
 }
 
-interface PostReviewInput {
-  body: string;
-  event?: 'APPROVE' | 'REQUEST_CHANGES' | 'COMMENT';
-  findings?: FindingInput[];
-}
-
-export async function postPrReview(call: VerbCall): Promise<VerbResult> {
-  const input = call.input as unknown as PostReviewInput;
+export async function postPrReview(call: CallOf<'post_pr_review'>): Promise<VerbResult> {
+  const { input } = call;
   const before = taskOf(call);
   requireOwner(before, call.actor, 'post its review');
   let task = await transition(call, before, 'pr_review_done');
@@ -42,8 +35,8 @@ export async function postPrReview(call: VerbCall): Promise<VerbResult> {
 
 export const claimGateReview = (call: VerbCall) => reviewClaim(call);
 
-export async function prPass(call: VerbCall): Promise<VerbResult> {
-  const notes = (call.input as { notes: string }).notes.trim();
+export async function prPass(call: CallOf<'pr_pass'>): Promise<VerbResult> {
+  const notes = call.input.notes.trim();
   const before = taskOf(call);
   requireOwner(before, call.actor, 'pass it');
   let task = await transition(call, before, 'pr_pass');
@@ -55,10 +48,10 @@ export async function prPass(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'give_me_work', ...(warning ? { warning } : {}) };
 }
 
-export const prFail = (call: VerbCall) => failWithFindings(call, 'pr_fail', 'pr_gate');
+export const prFail = (call: CallOf<'pr_fail'>) => failWithFindings(call, 'pr_fail', 'pr_gate');
 
-export async function waiveFinding(call: VerbCall): Promise<VerbResult> {
-  const input = call.input as { finding_id: string; note: string };
+export async function waiveFinding(call: CallOf<'waive_finding'>): Promise<VerbResult> {
+  const { input } = call;
   const task = taskOf(call);
   const finding = await call.s.findings.waive(input.finding_id, { note: input.note, taskId: task.id });
   return { task, data: { finding: { id: finding.id, status: finding.status, severity: finding.severity } } };

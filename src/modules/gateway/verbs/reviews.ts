@@ -8,7 +8,7 @@
 import { safeFailureMessage } from '../../../platform/store-errors.js';
 import type { FindingInput } from '../../findings/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { incompleteInput, tracingGap } from '../envelope.js';
 import { assembleEvidence } from '../evidence.js';
 import { bestEffort, gitAgent, raiseFindings, recordNotes, requireOwner, transition } from './support.js';
@@ -62,14 +62,8 @@ export function checkFindingCriteria(task: TaskView, findings: FindingInput[] | 
 const criteriaList = (task: TaskView) =>
   task.acceptance_criteria.map((c) => `${c.id}: ${c.text}`).join(' | ');
 
-interface PassInput {
-  notes: string;
-  criteria_verified: { criterion: string; evidence: string }[];
-}
-
-export async function pass(call: VerbCall): Promise<VerbResult> {
-  const { actor, s } = call;
-  const input = call.input as unknown as PassInput;
+export async function pass(call: CallOf<'pass'>): Promise<VerbResult> {
+  const { actor, s, input } = call;
   const before = taskOf(call);
   requireOwner(before, actor, 'pass it');
   const uncovered = uncoveredCriteria(
@@ -97,18 +91,13 @@ export async function pass(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'give_me_work', ...(warning ? { warning } : {}) };
 }
 
-interface FailInput {
-  notes: string;
-  findings: FindingInput[];
-}
-
 /** A failing review (QA fail, PR-gate fail, PM request_changes): findings, then the transition back. */
 export async function failWithFindings(
-  call: VerbCall,
+  call: CallOf<'fail' | 'pr_fail' | 'request_changes'>,
   action: 'qa_fail' | 'pr_fail' | 'request_changes',
   origin: 'qa' | 'pr_gate' | 'pm',
 ): Promise<VerbResult> {
-  const input = call.input as unknown as FailInput;
+  const { input } = call;
   const before = taskOf(call);
   if (action !== 'request_changes') requireOwner(before, call.actor, 'fail it');
   checkFindingCriteria(before, input.findings);
@@ -124,16 +113,10 @@ export async function failWithFindings(
   return { task, next: 'give_me_work', data: { findings: raised }, ...(warning ? { warning } : {}) };
 }
 
-export const fail = (call: VerbCall) => failWithFindings(call, 'qa_fail', 'qa');
+export const fail = (call: CallOf<'fail'>) => failWithFindings(call, 'qa_fail', 'qa');
 
-interface DocumentedInput {
-  notes: string;
-  files: string[];
-}
-
-export async function iDocumented(call: VerbCall): Promise<VerbResult> {
-  const { actor, s } = call;
-  const input = call.input as unknown as DocumentedInput;
+export async function iDocumented(call: CallOf<'i_documented'>): Promise<VerbResult> {
+  const { actor, s, input } = call;
   const before = taskOf(call);
   requireOwner(before, actor, 'finish its documentation');
   if (before.branch_name) {

@@ -7,7 +7,7 @@
  */
 import { isTerminal, type TaskStatus } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject, tracingGap } from '../envelope.js';
 import {
   bestEffort,
@@ -18,11 +18,6 @@ import {
   settleFindings,
   transition,
 } from './support.js';
-
-interface SubmitInput {
-  notes: string;
-  resolved_findings?: { finding_id: string; commit?: string; note?: string }[];
-}
 
 async function requireSubtasksTerminal(call: VerbCall, task: TaskView): Promise<void> {
   const { tasks } = await call.s.tasks.list({ parent_task_id: task.id, limit: 100 });
@@ -39,9 +34,9 @@ async function requireSubtasksTerminal(call: VerbCall, task: TaskView): Promise<
 const waived = (task: TaskView) => task.markers.pr_waived === true;
 
 /** submit_up / submit_root: the assembled branch to the PR gate, or PR-waived to PM review. */
-async function submitAssembled(call: VerbCall): Promise<VerbResult> {
+async function submitAssembled(call: CallOf<'submit_up' | 'submit_root'>): Promise<VerbResult> {
   const { actor, s } = call;
-  const input = call.input as unknown as SubmitInput;
+  const { input } = call;
   let task = taskOf(call);
   requireOwner(task, actor, 'submit it');
   await requireSubtasksTerminal(call, task);
@@ -68,7 +63,7 @@ async function submitAssembled(call: VerbCall): Promise<VerbResult> {
 
 export const submitUp = submitAssembled;
 
-export async function submitRoot(call: VerbCall): Promise<VerbResult> {
+export async function submitRoot(call: CallOf<'submit_root'>): Promise<VerbResult> {
   const task = taskOf(call);
   if (task.parent_task_id !== null) {
     throw reject(
@@ -92,9 +87,9 @@ export async function submitRoot(call: VerbCall): Promise<VerbResult> {
 /** The PR is needed unless waived or the task has no branch at all (branchless coordination). */
 const needsPullRequest = (task: TaskView) => task.branch_name !== null && !waived(task);
 
-export async function cellComplete(call: VerbCall): Promise<VerbResult> {
+export async function cellComplete(call: CallOf<'complete'>): Promise<VerbResult> {
   const { actor, s } = call;
-  const notes = (call.input as { notes: string }).notes.trim();
+  const notes = call.input.notes.trim();
   let task = taskOf(call);
   requireOwner(task, actor, 'complete it');
   await requireSubtasksTerminal(call, task);
@@ -129,9 +124,9 @@ export async function cellComplete(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'give_me_work', data: { merge: merged }, ...(warning ? { warning } : {}) };
 }
 
-export async function mainComplete(call: VerbCall): Promise<VerbResult> {
+export async function mainComplete(call: CallOf<'complete'>): Promise<VerbResult> {
   const { actor, s } = call;
-  const notes = (call.input as { notes: string }).notes.trim();
+  const notes = call.input.notes.trim();
   let task = taskOf(call);
   requireOwner(task, actor, 'complete it');
   const parent = task.parent_task_id ? await s.tasks.find(task.parent_task_id) : null;
@@ -160,15 +155,15 @@ export async function mainComplete(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'give_me_work' };
 }
 
-export async function escalateToCeo(call: VerbCall): Promise<VerbResult> {
-  const reason = (call.input as { reason: string }).reason.trim();
+export async function escalateToCeo(call: CallOf<'escalate_to_ceo'>): Promise<VerbResult> {
+  const reason = call.input.reason.trim();
   return { task: await transition(call, taskOf(call), 'escalate_to_ceo', reason), next: 'i_am_idle' };
 }
 
-export async function reassign(call: VerbCall): Promise<VerbResult> {
+export async function reassign(call: CallOf<'reassign'>): Promise<VerbResult> {
   const { actor, s } = call;
   const task = taskOf(call);
-  const to = (call.input as { new_assignee: string }).new_assignee;
+  const to = call.input.new_assignee;
   if (task.team !== actor.team) {
     throw reject(
       'not_authorized',
