@@ -1,0 +1,80 @@
+/**
+ * Modules talk through named reads, not tables: a file of one module that imports another module's
+ * table (outside a schema.ts foreign key) fails here, naming the file and the table. The reads that
+ * predate the rule are listed below as debt to pay down; the list may only shrink — a read that
+ * is gone must leave it, and a new one is refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { readSources } from './support/import-graph.js';
+import { crossModuleTableReads } from './support/module-tables.js';
+
+const KNOWN_DEBT = [
+  'src/modules/a2a/store.ts: agents (agents)',
+  'src/modules/a2a/unread-summary.ts: agents (agents)',
+  'src/modules/collision-map/service.ts: tasks (tasks)',
+  'src/modules/dispatch/breaker.ts: tasks (tasks)',
+  'src/modules/dispatch/budget-sweep.ts: tasks (tasks)',
+  'src/modules/dispatch/candidates.ts: projects (projects)',
+  'src/modules/dispatch/candidates.ts: tasks (tasks)',
+  'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
+  'src/modules/dispatch/reaper.ts: tasks (tasks)',
+  'src/modules/dispatch/remote-stop.ts: agentRuns (runtime)',
+  'src/modules/dispatch/spawner.ts: tasks (tasks)',
+  'src/modules/engines/ci-watch/sweep.ts: projects (projects)',
+  'src/modules/engines/dep-update/sweep.ts: projects (projects)',
+  'src/modules/engines/origination.ts: tasks (tasks)',
+  'src/modules/engines/release/proposals.ts: tasks (tasks)',
+  'src/modules/findings/service.ts: tasks (tasks)',
+  'src/modules/git/branch-cleanup.ts: tasks (tasks)',
+  'src/modules/kanban/service.ts: tasks (tasks)',
+  'src/modules/notifications/recipients.ts: agents (agents)',
+  'src/modules/notifications/service.ts: tasks (tasks)',
+  'src/modules/notifications/sweep.ts: tasks (tasks)',
+  'src/modules/products/service.ts: tasks (tasks)',
+  'src/modules/projects/service.ts: tasks (tasks)',
+  'src/modules/system/rate-limits/service.ts: agentRuns (runtime)',
+  'src/modules/system/rate-limits/service.ts: agents (agents)',
+  'src/modules/tasks/agent-state.ts: agents (agents)',
+  'src/modules/tasks/audited-update.ts: agents (agents)',
+  'src/modules/tasks/claim-statement.ts: agents (agents)',
+  'src/modules/tasks/claim.ts: agents (agents)',
+  'src/modules/tasks/create.ts: products (products)',
+  'src/modules/tasks/create.ts: projects (projects)',
+  'src/modules/tasks/update.ts: projects (projects)',
+  'src/modules/usage/service.ts: agents (agents)',
+  'src/modules/usage/service.ts: tasks (tasks)',
+  'src/modules/work-sessions/service.ts: tasks (tasks)',
+  'src/modules/workspaces/task-chain.ts: tasks (tasks)',
+];
+
+describe('modules read each other through named reads, not tables', () => {
+  const reads = crossModuleTableReads(readSources(process.cwd(), 'src'));
+
+  it('adds no new cross-module table read (use or add a read function in the owner’s index.ts)', () => {
+    expect(reads.filter((read) => !KNOWN_DEBT.includes(read))).toEqual([]);
+  });
+
+  it('keeps the debt list honest: a read paid off leaves the list', () => {
+    expect(KNOWN_DEBT.filter((read) => !reads.includes(read))).toEqual([]);
+  });
+
+  it('finds a table read through an index.ts and a schema.ts, and not a schema.ts foreign key', () => {
+    const files = new Map([
+      ['src/modules/tasks/schema.ts', "export const tasks = pgTable('tasks', {});"],
+      [
+        'src/modules/notes/schema.ts',
+        "import { tasks } from '../tasks/schema.js';\nexport const notes = pgTable('notes', {});",
+      ],
+      [
+        'src/modules/notes/service.ts',
+        "import { tasks } from '../tasks/index.js';\nimport { notes } from './schema.js';",
+      ],
+      ['src/modules/notes/view.ts', "import { tasks as t } from '../tasks/schema.js';"],
+      ['src/modules/notes/view.test.ts', "import { tasks } from '../tasks/index.js';"],
+    ]);
+    expect(crossModuleTableReads(files)).toEqual([
+      'src/modules/notes/service.ts: tasks (tasks)',
+      'src/modules/notes/view.ts: tasks (tasks)',
+    ]);
+  });
+});
