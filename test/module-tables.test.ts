@@ -9,7 +9,6 @@ import { readSources } from './support/import-graph.js';
 import { crossModuleTableReads } from './support/module-tables.js';
 
 const KNOWN_DEBT = [
-  'src/modules/a2a/store.ts: agents (agents)',
   'src/modules/a2a/unread-summary.ts: agents (agents)',
   'src/modules/collision-map/service.ts: tasks (tasks)',
   'src/modules/dispatch/breaker.ts: tasks (tasks)',
@@ -27,7 +26,6 @@ const KNOWN_DEBT = [
   'src/modules/findings/service.ts: tasks (tasks)',
   'src/modules/git/branch-cleanup.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',
-  'src/modules/notifications/recipients.ts: agents (agents)',
   'src/modules/notifications/service.ts: tasks (tasks)',
   'src/modules/notifications/sweep.ts: tasks (tasks)',
   'src/modules/products/service.ts: tasks (tasks)',

@@ -19,9 +19,6 @@ import {
 } from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
-import type { Role } from '../../platform/http/auth/identity.js';
-import { isUuid } from '../../platform/ids.js';
-import { agents } from '../agents/index.js';
 import type { ConversationStatus } from './rules.js';
 import { a2aConversations, a2aMessages, a2aReadMarks } from './schema.js';
 
@@ -29,13 +26,8 @@ export type Handle = Db | Tx;
 export type ConversationRow = typeof a2aConversations.$inferSelect;
 export type MessageRow = typeof a2aMessages.$inferSelect;
 
-/** The roster facts A2A shows and decides on. */
-export interface AgentRef {
-  id: string;
-  slug: string;
-  role: Role;
-  team: string | null;
-}
+/** The roster facts A2A shows and decides on (the agents module's named reads). */
+export { type AgentRef, agentRefs, findAgentRef as findAgent } from '../agents/index.js';
 
 export async function loadConversation(
   db: Handle,
@@ -60,28 +52,6 @@ export async function conversationsByIds(db: Handle, ids: readonly string[]): Pr
 export async function loadMessage(db: Handle, id: string): Promise<MessageRow | null> {
   const [row] = await db.select().from(a2aMessages).where(eq(a2aMessages.id, id)).limit(1);
   return row ?? null;
-}
-
-/** Roster facts of the given agents, keyed by id. */
-export async function agentRefs(db: Handle, ids: readonly string[]): Promise<Map<string, AgentRef>> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return new Map();
-  const rows = await db
-    .select({ id: agents.id, slug: agents.slug, role: agents.role, team: agents.team })
-    .from(agents)
-    .where(inArray(agents.id, unique));
-  return new Map(rows.map((r) => [r.id, r as AgentRef]));
-}
-
-/** One agent by UUID or slug, on the given handle (so it works inside a transaction). */
-export async function findAgent(db: Handle, idOrSlug: string): Promise<AgentRef | null> {
-  const key = idOrSlug.trim().toLowerCase();
-  const [row] = await db
-    .select({ id: agents.id, slug: agents.slug, role: agents.role, team: agents.team })
-    .from(agents)
-    .where(isUuid(key) ? eq(agents.id, key) : eq(agents.slug, key))
-    .limit(1);
-  return (row as AgentRef | undefined) ?? null;
 }
 
 export interface ConversationFilter {
