@@ -19,8 +19,6 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
   'src/modules/dispatch/remote-stop.ts: agentRuns (runtime)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
-  'src/modules/engines/ci-watch/sweep.ts: projects (projects)',
-  'src/modules/engines/dep-update/sweep.ts: projects (projects)',
   'src/modules/engines/origination.ts: tasks (tasks)',
   'src/modules/engines/release/proposals.ts: tasks (tasks)',
   'src/modules/findings/service.ts: tasks (tasks)',

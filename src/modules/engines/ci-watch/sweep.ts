@@ -4,13 +4,12 @@
  * within the per-cycle and per-repository caps, and tell the cell PMs. A read that fails is
  * recorded and treated as unknown — never as green, never as a reason to stop the sweep.
  */
-import { and, eq } from 'drizzle-orm';
 import { mapBounded } from '../../../platform/bounded-pool.js';
 import type { CiStatus } from '../../../platform/forge/index.js';
 import { messageOf } from '../../../platform/message-of.js';
 import { isDeliveryCell } from '../../agents/index.js';
 import type { CycleContext } from '../../board-programs/index.js';
-import { projects } from '../../projects/index.js';
+import { ciWatchProjects } from '../../projects/index.js';
 import { SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
 import { engineTaskInput, OriginationLedger, openOriginations } from '../origination.js';
@@ -51,22 +50,8 @@ export async function ciWatchSweep(deps: EngineDeps, cycle: CycleContext): Promi
   }
 }
 
-async function optedInProjects(deps: EngineDeps): Promise<WatchedProject[]> {
-  return deps.db
-    .select({
-      id: projects.id,
-      slug: projects.slug,
-      gitUrl: projects.gitUrl,
-      gitProvider: projects.gitProvider,
-      forgeApiUrl: projects.forgeApiUrl,
-      defaultBranch: projects.defaultBranch,
-      environments: projects.environments,
-      protectedBranches: projects.protectedBranches,
-      assignedCell: projects.assignedCell,
-      ciWatchWorkflow: projects.ciWatchWorkflow,
-    })
-    .from(projects)
-    .where(and(eq(projects.isActive, true), eq(projects.ciWatchEnabled, true)));
+function optedInProjects(deps: EngineDeps): Promise<WatchedProject[]> {
+  return ciWatchProjects(deps.db);
 }
 
 /** The target's CI, or null (unknown) when the provider could not say. */

@@ -5,10 +5,9 @@
  * Unchanged, a failing command, a timeout or a failed clone open nothing (failures are recorded on
  * the cycle); the sweep goes on with the next target. An abort stops it at once.
  */
-import { and, eq, isNotNull } from 'drizzle-orm';
 import { messageOf } from '../../../platform/message-of.js';
 import type { CycleContext } from '../../board-programs/index.js';
-import { projects } from '../../projects/index.js';
+import { depUpdateProjects } from '../../projects/index.js';
 import { splitShellWords } from '../../runtime/index.js';
 import { SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
@@ -50,19 +49,8 @@ export async function depUpdateSweep(deps: EngineDeps, cycle: CycleContext): Pro
   }
 }
 
-async function optedInProjects(deps: EngineDeps): Promise<DepUpdateProject[]> {
-  return deps.db
-    .select({
-      id: projects.id,
-      slug: projects.slug,
-      gitUrl: projects.gitUrl,
-      defaultBranch: projects.defaultBranch,
-      environments: projects.environments,
-      depUpdateCommand: projects.depUpdateCommand,
-      depUpdatePaths: projects.depUpdatePaths,
-    })
-    .from(projects)
-    .where(and(eq(projects.isActive, true), isNotNull(projects.depUpdateCommand)));
+function optedInProjects(deps: EngineDeps): Promise<DepUpdateProject[]> {
+  return depUpdateProjects(deps.db);
 }
 
 /** The probe's outcome, or null when it could not answer (recorded on the cycle). */

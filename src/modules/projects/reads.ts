@@ -1,0 +1,42 @@
+/**
+ * Named reads of projects for the engines: the active projects that opted in to CI-watch or to the
+ * dependency-update bot, with only the columns each sweep needs, in one query each.
+ */
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { projects } from './schema.js';
+
+/** Active projects with CI-watch on. */
+export function ciWatchProjects(db: Db) {
+  return db
+    .select({
+      id: projects.id,
+      slug: projects.slug,
+      gitUrl: projects.gitUrl,
+      gitProvider: projects.gitProvider,
+      forgeApiUrl: projects.forgeApiUrl,
+      defaultBranch: projects.defaultBranch,
+      environments: projects.environments,
+      protectedBranches: projects.protectedBranches,
+      assignedCell: projects.assignedCell,
+      ciWatchWorkflow: projects.ciWatchWorkflow,
+    })
+    .from(projects)
+    .where(and(eq(projects.isActive, true), eq(projects.ciWatchEnabled, true)));
+}
+
+/** Active projects with a dependency-update command. */
+export function depUpdateProjects(db: Db) {
+  return db
+    .select({
+      id: projects.id,
+      slug: projects.slug,
+      gitUrl: projects.gitUrl,
+      defaultBranch: projects.defaultBranch,
+      environments: projects.environments,
+      depUpdateCommand: projects.depUpdateCommand,
+      depUpdatePaths: projects.depUpdatePaths,
+    })
+    .from(projects)
+    .where(and(eq(projects.isActive, true), isNotNull(projects.depUpdateCommand)));
+}
