@@ -40,7 +40,6 @@ const KNOWN_DEBT = [
   'src/modules/usage/service.ts: agents (agents)',
   'src/modules/usage/service.ts: tasks (tasks)',
   'src/modules/work-sessions/service.ts: tasks (tasks)',
-  'src/modules/workspaces/task-chain.ts: tasks (tasks)',
 ];
 
 describe('modules read each other through named reads, not tables', () => {

@@ -15,6 +15,7 @@ import { TasksService } from './service.js';
 
 export type { TaskActivityView } from './activity.js';
 export { ActivityList } from './activity-schemas.js';
+export { ancestorsOf, type ChainTask } from './ancestry.js';
 export type { TaskChanged } from './events.js';
 export type {
   BlockedTask,

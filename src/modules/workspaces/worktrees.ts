@@ -22,12 +22,12 @@ import {
   resolveRef,
   workingTreeStatus,
 } from '../../platform/git/index.js';
+import { ancestorsOf, type ChainTask } from '../tasks/index.js';
 import { taskBranchName } from './branch-names.js';
 import { assertTaskInProject, type WorkspaceContext } from './context.js';
 import { gitFailed } from './errors.js';
 import { headBranch, resolveBaseBranch } from './merge-chain.js';
 import { clonePath, worktreePath } from './paths.js';
-import { ancestorsOf, type ChainTask } from './task-chain.js';
 import type { WorkspaceAgent, WorkspaceProject, WorkspaceTask } from './types.js';
 
 export type WorkspaceMode = 'author' | 'reader';

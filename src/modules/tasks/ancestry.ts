@@ -1,10 +1,10 @@
 /**
- * A task's ancestry read from the tasks table (root first, the task itself excluded), for branch
- * names and bases. Four levels at most, so a few primary-key reads.
+ * A named read for other modules: a task's ancestry (root first, the task itself excluded), for
+ * the workspaces' branch names and bases. Four levels at most, so a few primary-key reads.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { tasks } from '../tasks/index.js';
+import { tasks } from './schema.js';
 
 export interface ChainTask {
   id: string;
