@@ -17,7 +17,6 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/candidates.ts: tasks (tasks)',
   'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
-  'src/modules/dispatch/remote-stop.ts: agentRuns (runtime)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
   'src/modules/engines/origination.ts: tasks (tasks)',
   'src/modules/engines/release/proposals.ts: tasks (tasks)',
@@ -28,8 +27,6 @@ const KNOWN_DEBT = [
   'src/modules/notifications/sweep.ts: tasks (tasks)',
   'src/modules/products/service.ts: tasks (tasks)',
   'src/modules/projects/service.ts: tasks (tasks)',
-  'src/modules/system/rate-limits/service.ts: agentRuns (runtime)',
-  'src/modules/system/rate-limits/service.ts: agents (agents)',
   'src/modules/tasks/agent-state.ts: agents (agents)',
   'src/modules/tasks/audited-update.ts: agents (agents)',
   'src/modules/tasks/claim-statement.ts: agents (agents)',
@@ -37,8 +34,6 @@ const KNOWN_DEBT = [
   'src/modules/tasks/create.ts: products (products)',
   'src/modules/tasks/create.ts: projects (projects)',
   'src/modules/tasks/update.ts: projects (projects)',
-  'src/modules/usage/service.ts: agents (agents)',
-  'src/modules/usage/service.ts: tasks (tasks)',
   'src/modules/work-sessions/service.ts: tasks (tasks)',
 ];
 

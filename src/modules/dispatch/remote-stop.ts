@@ -8,12 +8,11 @@
  * cannot come. No reply within the timeout (the kill grace plus a margin) is a 504.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Cache } from '../../platform/cache/types.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError } from '../../platform/http/errors.js';
-import { agentRuns, LOST_RUN_AFTER_MS } from '../runtime/index.js';
+import { hasLiveRun } from '../runtime/index.js';
 import type { ExitView } from './orchestrator.js';
 
 export const STOP_REQUEST_CHANNEL = 'orchestrator.stop';
@@ -101,20 +100,8 @@ export class RemoteStop {
   }
 
   /** Whether a live run of the agent is vouched for (by any replica) in `agent_runs`. */
-  private async runsSomewhere(agentId: string): Promise<boolean> {
-    const since = new Date(this.deps.clock.now().getTime() - LOST_RUN_AFTER_MS);
-    const rows = await this.deps.db
-      .select({ id: agentRuns.id })
-      .from(agentRuns)
-      .where(
-        and(
-          eq(agentRuns.agentId, agentId),
-          isNull(agentRuns.endedAt),
-          gt(sql`coalesce(${agentRuns.seenAt}, ${agentRuns.startedAt})`, since),
-        ),
-      )
-      .limit(1);
-    return rows.length > 0;
+  private runsSomewhere(agentId: string): Promise<boolean> {
+    return hasLiveRun(this.deps.db, agentId, this.deps.clock.now());
   }
 
   /** A request of another replica: stop the agent if it runs here, and say how it ended. */

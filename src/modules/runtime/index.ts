@@ -38,6 +38,7 @@ export type {
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
 export type { AgentLifecycle, AgentOutput } from './events.js';
+export { hasLiveRun, openRunProvider, openRuns } from './open-runs.js';
 export {
   type AgentModelRoute,
   DEFAULT_KILL_GRACE_SECONDS,

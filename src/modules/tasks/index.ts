@@ -15,7 +15,6 @@ import { TasksService } from './service.js';
 
 export type { TaskActivityView } from './activity.js';
 export { ActivityList } from './activity-schemas.js';
-export { ancestorsOf, type ChainTask } from './ancestry.js';
 export type { TaskChanged } from './events.js';
 export type {
   BlockedTask,
@@ -27,6 +26,7 @@ export type {
   TaskRoot,
 } from './metrics.js';
 export { type TaskEventView, textMatch } from './queries.js';
+export { ancestorsOf, type ChainTask, projectOfTask } from './reads.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
 export { TasksService, type TasksServiceDeps } from './service.js';

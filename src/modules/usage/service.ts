@@ -5,14 +5,14 @@
  * the dispatcher. Bad input is a 422 with field details; a reference to a missing agent, task or
  * project is 422 `unknown_reference`. Every record is announced to `onRecorded` (the snapshots).
  */
-import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError, type FieldProblem, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
-import { agents } from '../agents/index.js';
-import { tasks } from '../tasks/index.js';
+import { findAgentRef } from '../agents/index.js';
+import { projectOfTask } from '../tasks/index.js';
 import { monthWindow } from './month.js';
 import { costOf, type PriceTable, priceFor, roundUsd } from './prices.js';
 import { usageRecords } from './schema.js';
@@ -223,21 +223,11 @@ export class UsageService {
     return new Map(rows.map((row) => [row.id!, Number(row.spent ?? 0)]));
   }
 
-  private async agentOf(agentId: string): Promise<{ role: string; team: string | null } | null> {
-    const [row] = await this.db
-      .select({ role: agents.role, team: agents.team })
-      .from(agents)
-      .where(eq(agents.id, agentId))
-      .limit(1);
-    return row ?? null;
+  private agentOf(agentId: string): Promise<{ role: string; team: string | null } | null> {
+    return findAgentRef(this.db, agentId);
   }
 
-  private async projectOf(taskId: string): Promise<string | null> {
-    const [row] = await this.db
-      .select({ projectId: tasks.projectId })
-      .from(tasks)
-      .where(eq(tasks.id, taskId))
-      .limit(1);
-    return row?.projectId ?? null;
+  private projectOf(taskId: string): Promise<string | null> {
+    return projectOfTask(this.db, taskId);
   }
 }

@@ -9,12 +9,10 @@
  * A provider is named by its key: the agent's routed provider (providers module), else the agent
  * CLI it runs (`claude`, `codex`, the configured GAFFER_AGENT_PROVIDER).
  */
-import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { EventBus } from '../../../platform/bus/index.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Db } from '../../../platform/db/client.js';
 import type { AgentsService } from '../../agents/index.js';
-import { agents } from '../../agents/schema.js';
 import {
   type ProviderRow,
   type ProvidersService,
@@ -22,7 +20,7 @@ import {
   resolveRoute,
 } from '../../providers/index.js';
 import type { RuntimeSupervisor } from '../../runtime/index.js';
-import { agentRuns } from '../../runtime/schema.js';
+import { openRunProvider, openRuns } from '../../runtime/index.js';
 import type { RateLimitHit, RateLimitLifted, ThrottleKind } from '../events.js';
 import { normaliseRetryAfter, resumeAtFor } from './rules.js';
 import { entryOf, type RateLimitRow, RateLimitStore } from './store.js';
@@ -160,22 +158,16 @@ export class RateLimitService {
 
   /** The agent CLI of the agent's open run (on any replica), else the configured one. */
   private async cliOf(agentId: string): Promise<string> {
-    const [run] = await this.deps.db
-      .select({ provider: agentRuns.provider })
-      .from(agentRuns)
-      .where(and(eq(agentRuns.agentId, agentId), isNull(agentRuns.endedAt)))
-      .orderBy(desc(agentRuns.startedAt))
-      .limit(1);
-    return run?.provider ?? this.deps.defaultCli;
+    return (await openRunProvider(this.deps.db, agentId)) ?? this.deps.defaultCli;
   }
 
   /** Agents with an open run on any replica, with their provider key. */
   private async runningAgents(routes: Routes): Promise<{ slug: string; provider: string }[]> {
-    const rows = await this.deps.db
-      .select({ id: agents.id, slug: agents.slug, role: agents.role, cli: agentRuns.provider })
-      .from(agentRuns)
-      .innerJoin(agents, eq(agents.id, agentRuns.agentId))
-      .where(isNull(agentRuns.endedAt));
-    return rows.map((row) => ({ slug: row.slug, provider: this.keyOf(row, routes, row.cli) }));
+    const [runs, roster] = await Promise.all([openRuns(this.deps.db), this.deps.agents.list()]);
+    const byId = new Map(roster.map((agent) => [agent.id, agent]));
+    return runs.flatMap((run) => {
+      const agent = byId.get(run.agentId);
+      return agent ? [{ slug: agent.slug, provider: this.keyOf(agent, routes, run.provider) }] : [];
+    });
   }
 }

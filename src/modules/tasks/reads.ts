@@ -1,6 +1,7 @@
 /**
- * A named read for other modules: a task's ancestry (root first, the task itself excluded), for
- * the workspaces' branch names and bases. Four levels at most, so a few primary-key reads.
+ * Named reads of tasks for other modules, so that none queries the tasks table itself: a task's
+ * ancestry (root first, the task itself excluded: the workspaces' branch names and bases; four
+ * levels at most, so a few primary-key reads) and the project a task belongs to (the usage ledger).
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
@@ -33,4 +34,14 @@ export async function ancestorsOf(db: Db, task: Pick<ChainTask, 'parentTaskId'>)
     parentId = parent.parentTaskId;
   }
   return chain;
+}
+
+/** The project of a task; null when the task has none (a product or cell-map task) or does not exist. */
+export async function projectOfTask(db: Db, taskId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ projectId: tasks.projectId })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return row?.projectId ?? null;
 }
