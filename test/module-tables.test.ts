@@ -18,8 +18,6 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
-  'src/modules/engines/origination.ts: tasks (tasks)',
-  'src/modules/engines/release/proposals.ts: tasks (tasks)',
   'src/modules/findings/service.ts: tasks (tasks)',
   'src/modules/git/branch-cleanup.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',

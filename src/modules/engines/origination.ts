@@ -1,12 +1,5 @@
-/**
- * What the originating engines (CI-watch, dependency-update) share: the identity of a repository
- * across URL spellings, the engine's open tasks read back from their markers, the per-cycle and
- * per-repo caps with deduplication, and the ordinary main-PM task an engine opens.
- */
-import { and, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { TERMINAL_STATES } from '../lifecycle/index.js';
-import { type CreateTaskInput, tasks } from '../tasks/index.js';
+import { type CreateTaskInput, openTasksFromSource } from '../tasks/index.js';
 
 /** A repository's identity: lower case, without trailing slashes or a `.git` suffix. */
 export function repoKey(gitUrl: string): string {
@@ -31,10 +24,7 @@ export interface OpenOrigination {
 
 /** The engine's tasks that are not completed or cancelled, with their origin markers. */
 export async function openOriginations(db: Db, source: string): Promise<OpenOrigination[]> {
-  const rows = await db
-    .select({ id: tasks.id, markers: tasks.markers })
-    .from(tasks)
-    .where(and(eq(tasks.source, source), notInArray(tasks.status, [...TERMINAL_STATES])));
+  const rows = await openTasksFromSource(db, source);
   return rows.flatMap((row) => {
     const origin = row.markers.origin as Partial<EngineOrigin> | undefined;
     if (typeof origin?.repo !== 'string' || typeof origin.key !== 'string') return [];

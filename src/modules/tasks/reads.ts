@@ -1,10 +1,12 @@
 /**
  * Named reads of tasks for other modules, so that none queries the tasks table itself: a task's
  * ancestry (root first, the task itself excluded: the workspaces' branch names and bases; four
- * levels at most, so a few primary-key reads) and the project a task belongs to (the usage ledger).
+ * levels at most, so a few primary-key reads), the project a task belongs to (the usage ledger), and
+ * the open tasks an engine opened (its source), with their machine markers.
  */
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { TERMINAL_STATES } from '../lifecycle/index.js';
 import { tasks } from './schema.js';
 
 export interface ChainTask {
@@ -44,4 +46,19 @@ export async function projectOfTask(db: Db, taskId: string): Promise<string | nu
     .where(eq(tasks.id, taskId))
     .limit(1);
   return row?.projectId ?? null;
+}
+
+/** The tasks opened by `source` (an engine) that are not completed or cancelled, newest first. */
+export function openTasksFromSource(db: Db, source: string) {
+  return db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      status: tasks.status,
+      createdAt: tasks.createdAt,
+      markers: tasks.markers,
+    })
+    .from(tasks)
+    .where(and(eq(tasks.source, source), notInArray(tasks.status, [...TERMINAL_STATES])))
+    .orderBy(desc(tasks.createdAt), desc(tasks.id));
 }

@@ -1,15 +1,7 @@
-/**
- * The release proposal as a task: the open one (source `release_manager`, not completed or
- * cancelled — at most one at a time), and opening a new one — an ordinary task held (never
- * dispatched or started), owned by the Secretary in the Secretary's team, carrying the report in
- * its markers and as its description — with one notification to the CEO.
- */
-import { and, desc, eq, notInArray } from 'drizzle-orm';
 import type { Db } from '../../../platform/db/client.js';
 import type { Team } from '../../../platform/http/auth/identity.js';
 import { messageOf } from '../../../platform/message-of.js';
-import { TERMINAL_STATES } from '../../lifecycle/index.js';
-import { SYSTEM_ACTOR, tasks } from '../../tasks/index.js';
+import { openTasksFromSource, SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
 import { repoKey } from '../origination.js';
 import { type ReleaseReport, reportDescription } from './report.js';
@@ -28,18 +20,7 @@ export interface OpenProposal {
 
 /** The open proposal (the newest, should there ever be two), or null. */
 export async function openProposal(db: Db): Promise<OpenProposal | null> {
-  const [row] = await db
-    .select({
-      id: tasks.id,
-      title: tasks.title,
-      status: tasks.status,
-      createdAt: tasks.createdAt,
-      markers: tasks.markers,
-    })
-    .from(tasks)
-    .where(and(eq(tasks.source, RELEASE_SOURCE), notInArray(tasks.status, [...TERMINAL_STATES])))
-    .orderBy(desc(tasks.createdAt))
-    .limit(1);
+  const [row] = await openTasksFromSource(db, RELEASE_SOURCE).limit(1);
   if (!row) return null;
   const report = row.markers[REPORT_MARKER] as ReleaseReport | undefined;
   if (!report || typeof report.version !== 'string') return null;
