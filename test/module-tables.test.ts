@@ -21,7 +21,6 @@ const KNOWN_DEBT = [
   'src/modules/findings/service.ts: tasks (tasks)',
   'src/modules/git/branch-cleanup.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',
-  'src/modules/notifications/service.ts: tasks (tasks)',
   'src/modules/notifications/sweep.ts: tasks (tasks)',
   'src/modules/products/service.ts: tasks (tasks)',
   'src/modules/projects/service.ts: tasks (tasks)',

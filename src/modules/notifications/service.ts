@@ -10,7 +10,7 @@ import type { Role } from '../../platform/http/auth/identity.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.js';
 import type { AgentsService } from '../agents/index.js';
 import type { ChatRelayService } from '../chat-relay/index.js';
-import { tasks } from '../tasks/index.js';
+import { taskExists } from '../tasks/index.js';
 import { pendingAck } from './pending-summary.js';
 import { type ResolvedRecipient, resolveRecipients } from './recipients.js';
 import {
@@ -93,12 +93,8 @@ export class NotificationsService {
     const expiresAt = ackDeadline(ackRequired, now, this.policy);
     const sent = await inTransaction(this.db, this.platform.bus, async (tx, events) => {
       if (input.related_task_id) {
-        const [task] = await tx
-          .select({ id: tasks.id })
-          .from(tasks)
-          .where(eq(tasks.id, input.related_task_id))
-          .limit(1);
-        if (!task) throw new AppError(422, 'unknown_task', `no task ${input.related_task_id}`);
+        if (!(await taskExists(tx, input.related_task_id)))
+          throw new AppError(422, 'unknown_task', `no task ${input.related_task_id}`);
       }
       const [row] = await tx
         .insert(notifications)

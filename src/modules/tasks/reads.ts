@@ -5,6 +5,7 @@
  * the open tasks an engine opened (its source), with their machine markers.
  */
 import { and, desc, eq, notInArray } from 'drizzle-orm';
+import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import { TERMINAL_STATES } from '../lifecycle/index.js';
 import { tasks } from './schema.js';
@@ -61,4 +62,10 @@ export function openTasksFromSource(db: Db, source: string) {
     .from(tasks)
     .where(and(eq(tasks.source, source), notInArray(tasks.status, [...TERMINAL_STATES])))
     .orderBy(desc(tasks.createdAt), desc(tasks.id));
+}
+
+/** Whether a task exists, on the caller's handle (so inside its transaction). */
+export async function taskExists(db: Db | Tx, taskId: string): Promise<boolean> {
+  const rows = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return rows.length > 0;
 }
