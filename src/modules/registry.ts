@@ -19,6 +19,7 @@ import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createGitModule, type GitModule } from './git/index.js';
+import { createJournalsModule, type JournalsModule } from './journals/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
@@ -61,6 +62,7 @@ export interface Modules {
   companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
+  journals: JournalsModule;
 }
 
 /**
@@ -145,6 +147,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     runSpend: (runs) => runSpend(platform.database.db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
+  const journals = createJournalsModule(platform, { agents });
   return {
     agents,
     projects,
@@ -172,6 +175,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     companyGoals,
     dashboard,
     cockpit,
+    journals,
   };
 }
 
