@@ -15,6 +15,7 @@ import { type CollisionMapModule, createCollisionMapModule } from './collision-m
 import { type CompanyGoalsModule, createCompanyGoalsModule } from './company-goals/index.js';
 import { createDashboardModule, type DashboardModule } from './dashboard/index.js';
 import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
+import { createDocsModule, type DocsModule } from './docs/index.js';
 import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
@@ -63,6 +64,7 @@ export interface Modules {
   dashboard: DashboardModule;
   cockpit: CockpitModule;
   journals: JournalsModule;
+  docs: DocsModule;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function createModules(platform: Platform, foundations: Foundations
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const journals = createJournalsModule(platform, { agents });
+  const docs = createDocsModule(platform, { agents, tasks, projects, workspaces });
   return {
     agents,
     projects,
@@ -176,6 +179,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     dashboard,
     cockpit,
     journals,
+    docs,
   };
 }
 
