@@ -24,6 +24,7 @@ import { createJournalsModule, type JournalsModule } from './journals/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
+import { createPitchesModule, type PitchesModule } from './pitches/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
@@ -65,6 +66,7 @@ export interface Modules {
   cockpit: CockpitModule;
   journals: JournalsModule;
   docs: DocsModule;
+  pitches: PitchesModule;
 }
 
 /**
@@ -151,6 +153,7 @@ export async function createModules(platform: Platform, foundations: Foundations
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const journals = createJournalsModule(platform, { agents });
   const docs = createDocsModule(platform, { agents, tasks, projects, workspaces });
+  const pitches = createPitchesModule(platform, { agents, projects, products, tasks, flags: settings.flags });
   return {
     agents,
     projects,
@@ -180,6 +183,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     cockpit,
     journals,
     docs,
+    pitches,
   };
 }
 
