@@ -153,7 +153,14 @@ export async function createModules(platform: Platform, foundations: Foundations
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const journals = createJournalsModule(platform, { agents });
   const docs = createDocsModule(platform, { agents, tasks, projects, workspaces });
-  const pitches = createPitchesModule(platform, { agents, projects, products, tasks, flags: settings.flags });
+  const pitches = createPitchesModule(platform, {
+    agents,
+    projects,
+    products,
+    tasks,
+    flags: settings.flags,
+    notifications,
+  });
   return {
     agents,
     projects,

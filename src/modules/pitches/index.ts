@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { AgentsModule } from '../agents/index.js';
+import type { NotificationsModule } from '../notifications/index.js';
 import type { ProductsModule } from '../products/index.js';
 import type { ProjectsModule } from '../projects/index.js';
 import type { FeatureFlags } from '../settings/index.js';
@@ -32,6 +33,7 @@ export interface PitchesDeps {
   products: Pick<ProductsModule, 'service'>;
   tasks: Pick<TasksModule, 'service'>;
   flags: Pick<FeatureFlags, 'isEnabled'>;
+  notifications: Pick<NotificationsModule, 'service'>;
 }
 
 export function createPitchesModule(platform: Platform, deps: PitchesDeps): PitchesModule {
@@ -42,6 +44,21 @@ export function createPitchesModule(platform: Platform, deps: PitchesDeps): Pitc
     tasks: deps.tasks.service,
     mainPm: async () => (await deps.agents.service.mainPm())?.slug ?? null,
     repository: (slug, readme) => repositories.ensure(slug, readme),
+    proposed: async (pitch, by) => {
+      try {
+        await deps.notifications.service.send(
+          {
+            type: 'approval',
+            recipients: ['ceo'],
+            subject: `Pitch proposed: ${pitch.title}`.slice(0, 200),
+            body: `${by.slug} proposes ${pitch.slug} for ${pitch.target_cells.join(', ')}.\n\n${pitch.problem}\n\nDecide at /api/pitches/${pitch.id}.`,
+          },
+          { id: by.id, role: by.role },
+        );
+      } catch (error) {
+        platform.log.warn({ err: error, pitch: pitch.id }, 'could not notify the CEO of a pitch');
+      }
+    },
   });
   return {
     service,

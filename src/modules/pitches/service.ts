@@ -31,6 +31,8 @@ export interface PitchPorts {
   tasks: Pick<TasksService, 'create'>;
   /** The main PM's roster slug, or null when the roster has none. */
   mainPm(): Promise<string | null>;
+  /** Tells the CEO a pitch waits for a decision (a failure is logged by the port, never the proposer's). */
+  proposed?: ((pitch: PitchView, by: PitchActor) => Promise<void>) | undefined;
   /** The git URL of a new repository for `slug`, made with its first commit. */
   repository(slug: string, readme: string): Promise<string>;
 }
@@ -113,7 +115,9 @@ export class PitchesService {
           updatedAt: now,
         })
         .returning();
-      return view(row!);
+      const pitch = view(row!);
+      await this.ports.proposed?.(pitch, by);
+      return pitch;
     } catch (error) {
       if (isUniqueViolation(error))
         throw conflict('slug_taken', `a pitch named ${input.slug} exists already`);
