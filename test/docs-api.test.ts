@@ -266,7 +266,7 @@ describe('docs', () => {
     expect(json<{ doc: Doc }>(rewritten).doc.id).not.toBe(created.id);
   });
 
-  it('refuses a task without a repository with a 409', async () => {
+  it('refuses a task without a repository or without a branch yet with a 409', async () => {
     const task = await insertTask(t.platform.database.db, { team: 'backend', title: 'Coordination' });
     const refused = await write('be-doc', {
       task_id: task.id,
@@ -277,5 +277,17 @@ describe('docs', () => {
     });
     expect(refused.statusCode).toBe(409);
     expect(json<ErrorBody>(refused).error.code).toBe('no_repository');
+
+    const s = await setup();
+    const unclaimed = await insertTask(t.platform.database.db, { team: 'backend', projectId: s.project.id });
+    const early = await write('be-doc', {
+      task_id: unclaimed.id,
+      path: 'docs/guide/a.md',
+      doc_type: 'guide',
+      title: 'A',
+      content: '# A\n',
+    });
+    expect(early.statusCode).toBe(409);
+    expect(json<ErrorBody>(early).error.code).toBe('no_branch');
   });
 });
