@@ -9,7 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
-import { AppError, notFound } from '../../platform/http/errors.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import type { ProjectRow } from '../projects/index.js';
 import type { TaskView } from '../tasks/index.js';
 import { type TaskFileInput, type TaskFileResult, workspaceTask } from '../workspaces/index.js';
@@ -159,7 +160,14 @@ export class DocsService {
             createdAt: now,
             ...fields,
           })
-          .returning();
+          .returning()
+          .catch((error: unknown) => {
+            // Two first writes of one path at once: the file is committed; the later record retries.
+            if (isUniqueViolation(error)) {
+              throw conflict('doc_write_conflict', `${input.path} was just created by another write; retry`);
+            }
+            throw error;
+          });
     this.ports.onChanged?.();
     return { status: existing ? 'updated' : 'created', doc: view(row!) };
   }
