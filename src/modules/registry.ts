@@ -15,13 +15,16 @@ import { type CollisionMapModule, createCollisionMapModule } from './collision-m
 import { type CompanyGoalsModule, createCompanyGoalsModule } from './company-goals/index.js';
 import { createDashboardModule, type DashboardModule } from './dashboard/index.js';
 import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
+import { createDocsModule, type DocsModule } from './docs/index.js';
 import { createEnginesModule, type EnginesModule } from './engines/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createGitModule, type GitModule } from './git/index.js';
+import { createJournalsModule, type JournalsModule } from './journals/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
+import { createPitchesModule, type PitchesModule } from './pitches/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
@@ -61,6 +64,9 @@ export interface Modules {
   companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
+  journals: JournalsModule;
+  docs: DocsModule;
+  pitches: PitchesModule;
 }
 
 /**
@@ -145,6 +151,16 @@ export async function createModules(platform: Platform, foundations: Foundations
     runSpend: (runs) => runSpend(platform.database.db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
+  const journals = createJournalsModule(platform, { agents });
+  const docs = createDocsModule(platform, { agents, tasks, projects, workspaces });
+  const pitches = createPitchesModule(platform, {
+    agents,
+    projects,
+    products,
+    tasks,
+    flags: settings.flags,
+    notifications,
+  });
   return {
     agents,
     projects,
@@ -172,6 +188,9 @@ export async function createModules(platform: Platform, foundations: Foundations
     companyGoals,
     dashboard,
     cockpit,
+    journals,
+    docs,
+    pitches,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from './app.js';
 import { createTestStores, type TestStores } from './stores.js';
 
-export type EngineFlag = 'ci_watch' | 'dep_update' | 'release_manager';
+export type EngineFlag = 'ci_watch' | 'dep_update' | 'release_manager' | 'provisioning';
 
 export async function startAppWithFlags(
   flags: readonly EngineFlag[],

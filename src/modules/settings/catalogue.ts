@@ -59,6 +59,17 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'provisioning',
+    kind: 'flag',
+    label: 'Pitch provisioning',
+    description:
+      'Lets the board propose product pitches (/api/pitches) and the CEO approve them, which creates the ' +
+      "pitch's repositories and projects (a product when several cells) and a planning task for the main PM.",
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
     key: 'ceo_name',
     kind: 'value',
     label: 'CEO name',

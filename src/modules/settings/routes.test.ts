@@ -38,6 +38,7 @@ describe('/api/settings', () => {
       'dep_update',
       'release_manager',
       'telegram_enabled',
+      'provisioning',
       'ceo_name',
       'transcript_retention_days',
       'company_monthly_budget_usd',
@@ -133,6 +134,14 @@ describe('/api/settings', () => {
       {
         key: 'telegram_enabled',
         label: 'Telegram chat relay',
+        description: expect.any(String),
+        persisted: false,
+        effective: false,
+        restart_required: false,
+      },
+      {
+        key: 'provisioning',
+        label: 'Pitch provisioning',
         description: expect.any(String),
         persisted: false,
         effective: false,

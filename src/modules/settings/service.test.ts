@@ -180,6 +180,7 @@ describe('SettingsService', () => {
       ['dep_update', false],
       ['release_manager', false],
       ['telegram_enabled', false],
+      ['provisioning', false],
       ['ceo_name', 'CEO'],
       ['transcript_retention_days', 7],
       ['company_monthly_budget_usd', null],

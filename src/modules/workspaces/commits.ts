@@ -95,6 +95,24 @@ export async function commitTaskWork(ctx: WorkspaceContext, input: CommitInput):
       `write your changes under ${path} first`,
     );
   }
+  await publishTaskBranch(ctx, project, clone, branch, signal);
+  return {
+    sha: made?.sha ?? (await gitText(tree, ['rev-parse', 'HEAD'])),
+    branch,
+    subject: made ? prepared.subject : null,
+    files: made?.files ?? [],
+    committed: made !== null,
+  };
+}
+
+/** Pushes the task branch of an agent's clone through the mirror, then brings the clone's view of it up to date. */
+export async function publishTaskBranch(
+  ctx: WorkspaceContext,
+  project: WorkspaceProject,
+  clone: string,
+  branch: string,
+  signal?: AbortSignal,
+): Promise<void> {
   await ctx.mirrors.publish(project, clone, branch, signal);
   await ctx.queue.run(clone, () =>
     fetchRemote(openRepo(ctx.runner, clone, { signal }), {
@@ -104,13 +122,6 @@ export async function commitTaskWork(ctx: WorkspaceContext, input: CommitInput):
       throw gitFailed(error, 'updating the clone after the push');
     }),
   );
-  return {
-    sha: made?.sha ?? (await gitText(tree, ['rev-parse', 'HEAD'])),
-    branch,
-    subject: made ? prepared.subject : null,
-    files: made?.files ?? [],
-    committed: made !== null,
-  };
 }
 
 /** Whether HEAD has commits no remote branch has (an earlier push failed). */

@@ -15,6 +15,7 @@ export { COMMIT_MESSAGE_LIMITS, type CommitMessageProblem, prepareCommitMessage 
 export type { CommitInput, CommitResult } from './commits.js';
 export { WorkspaceError, type WorkspaceErrorFlavor } from './errors.js';
 export { DIFF_CAP_CHARS, type DiffSummary, type DiffSummaryInput } from './evidence.js';
+export { isSafeRepoPath, type TaskFileInput, type TaskFileResult } from './file-commits.js';
 export { type ForgeFactory, restForgeFactory } from './forges.js';
 export {
   decideMerge,

@@ -20,6 +20,7 @@ import { type CommitInput, type CommitResult, commitTaskWork } from './commits.j
 import type { WorkspaceContext } from './context.js';
 import { gitFailed, WorkspaceError } from './errors.js';
 import { type DiffSummary, type DiffSummaryInput, taskDiffSummary } from './evidence.js';
+import { commitTaskFile, type TaskFileInput, type TaskFileResult } from './file-commits.js';
 import { type ForgeFactory, ProjectForges } from './forges.js';
 import { protectedBranchSet } from './merge-chain.js';
 import { Mirrors, type TokenLookup } from './mirror.js';
@@ -106,6 +107,11 @@ export class WorkspacesService {
   /** Stages, commits (`[id8] ` prefixed, validated) and pushes the task branch. */
   commit(input: CommitInput): Promise<CommitResult> {
     return commitTaskWork(this.ctx, input);
+  }
+
+  /** Writes (or removes, content null) one file on the task branch in the agent's worktree, commits only it and publishes it. */
+  commitFile(input: TaskFileInput): Promise<TaskFileResult> {
+    return commitTaskFile(this.ctx, this.worktrees, input);
   }
 
   /** Opens (or finds) the task branch's pull request toward its base. */

@@ -39,6 +39,8 @@ export interface CommitOptions {
   /** Sign with GnuPG (`-S`, or `-S<keyId>`); `gnupgHome` holds the key. */
   sign?: { keyId?: string; gnupgHome?: string };
   allowEmpty?: boolean;
+  /** Commit only these paths (`--only`), leaving anything else staged where it is. */
+  only?: readonly string[];
 }
 
 /** Commits what is staged; answers the new commit's sha. */
@@ -47,6 +49,7 @@ export async function commitStaged(repo: GitRepo, options: CommitOptions): Promi
   if (options.allowEmpty) args.push('--allow-empty');
   if (options.sign) args.push(options.sign.keyId ? `--gpg-sign=${options.sign.keyId}` : '--gpg-sign');
   else args.push('--no-gpg-sign');
+  if (options.only && options.only.length > 0) args.push('--only', '--', ...options.only);
   await gitRaw(repo, args, {
     identity: options.author,
     stdin: options.message,
