@@ -22,6 +22,12 @@ import { createGitModule, type GitModule } from './git/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
+import {
+  createOptimalModule,
+  findingsKnowledgeSource,
+  type OptimalModule,
+  tasksKnowledgeSource,
+} from './optimal/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
@@ -61,6 +67,7 @@ export interface Modules {
   companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
+  optimal: OptimalModule;
 }
 
 /**
@@ -145,6 +152,12 @@ export async function createModules(platform: Platform, foundations: Foundations
     runSpend: (runs) => runSpend(platform.database.db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
+  const optimal = createOptimalModule(platform, {
+    scheduler,
+    settings,
+    providers,
+    sources: [findingsKnowledgeSource(platform.database.db), tasksKnowledgeSource(platform.database.db)],
+  });
   return {
     agents,
     projects,
@@ -172,6 +185,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     companyGoals,
     dashboard,
     cockpit,
+    optimal,
   };
 }
 
