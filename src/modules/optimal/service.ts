@@ -53,6 +53,15 @@ export interface OptimalServiceDeps {
 
 export const RAG_DEFAULT_LIMIT = 6;
 
+/**
+ * A question as a full-text query matching any of its words (`a or b or c`): a question rarely has
+ * all its words in one passage, and the ranking still puts passages with more of them first.
+ */
+export function anyWordOf(question: string): string {
+  const words = question.split(/[^\p{L}\p{N}_]+/u).filter((word) => word.length > 1);
+  return words.length ? words.join(' or ') : question;
+}
+
 export class OptimalService {
   constructor(private readonly deps: OptimalServiceDeps) {}
 
@@ -80,7 +89,7 @@ export class OptimalService {
     // The model first: without one the answer is the 409, whatever the index holds.
     const client = await this.deps.modelFor(reader, timeoutMs);
     const { hits } = await searchChunks(this.deps, {
-      query: input.question,
+      query: anyWordOf(input.question),
       limit: input.limit ?? RAG_DEFAULT_LIMIT,
       project_id: input.project_id,
     });
