@@ -68,18 +68,6 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
-    key: 'embedding_model',
-    kind: 'value',
-    label: 'Embedding model',
-    description:
-      'The model that embeds the retrieval index for vector search (e.g. `text-embedding-3-small`, ' +
-      '`nomic-embed-text`), served by the OpenAI-compatible provider routed for the system role. Empty: ' +
-      'search is full-text only. Changing it re-embeds everything.',
-    schema: Type.String({ maxLength: 200 }),
-    default: '',
-    writable: true,
-  }),
-  defineSetting({
     key: 'transcript_retention_days',
     kind: 'value',
     label: 'Transcript retention (days)',
@@ -121,6 +109,18 @@ export const CATALOGUE = [
       { maxProperties: 500 },
     ),
     default: {},
+    writable: true,
+  }),
+  defineSetting({
+    key: 'embedding_model',
+    kind: 'value',
+    label: 'Embedding model',
+    description:
+      'The model that embeds the retrieval index for vector search (e.g. `text-embedding-3-small`, ' +
+      '`nomic-embed-text`), served by the OpenAI-compatible provider routed for the system role. Empty: ' +
+      'search is full-text only. Changing it re-embeds everything.',
+    schema: Type.String({ maxLength: 200 }),
+    default: '',
     writable: true,
   }),
   defineSetting({
