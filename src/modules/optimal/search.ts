@@ -86,7 +86,7 @@ export interface SearchDeps {
 /** The query's vector when vectors can answer it, else null (and the search is full-text). */
 async function queryVector(deps: SearchDeps, query: string): Promise<number[] | null> {
   if (!(await deps.vectors.availability()).available) return null;
-  const state = await deps.vectors.state();
+  const state = await deps.vectors.recentState();
   if (!state) return null;
   const embedder = await deps.embedder();
   if (!embedder.configured || embedder.model !== state.model) return null;

@@ -33,8 +33,12 @@ export interface ChunkToEmbed {
 /** `[0.1,0.2,…]`, pgvector's text form. */
 const literal = (vector: number[]) => `[${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(',')}]`;
 
+/** How long a read of the vector state is reused by searches (another replica may change it). */
+const STATE_TTL_MS = 10_000;
+
 export class VectorStore {
   #availability: Promise<VectorAvailability> | undefined;
+  #cached: { state: VectorState | null; until: number } | undefined;
 
   constructor(private readonly db: Db) {}
 
@@ -49,11 +53,20 @@ export class VectorStore {
 
   async state(): Promise<VectorState | null> {
     const [row] = await this.db.select().from(optimalVectorState).where(eq(optimalVectorState.id, STATE_ID));
-    return row ? { model: row.model, dimensions: row.dimensions } : null;
+    const state = row ? { model: row.model, dimensions: row.dimensions } : null;
+    this.#cached = { state, until: Date.now() + STATE_TTL_MS };
+    return state;
+  }
+
+  /** The state as last read, when read within the last few seconds (for searches). */
+  async recentState(): Promise<VectorState | null> {
+    if (this.#cached && this.#cached.until > Date.now()) return this.#cached.state;
+    return this.state();
   }
 
   /** Drops every vector (another model, another length). */
   async reset(): Promise<void> {
+    this.#cached = undefined;
     await this.db.execute(sql`drop table if exists optimal_chunk_vectors`);
     await this.db.delete(optimalVectorState).where(eq(optimalVectorState.id, STATE_ID));
   }
@@ -70,6 +83,7 @@ export class VectorStore {
       sql`create index optimal_chunk_vectors_hnsw_idx on optimal_chunk_vectors using hnsw (embedding vector_cosine_ops)`,
     );
     await this.db.insert(optimalVectorState).values({ id: STATE_ID, model, dimensions, updatedAt: now });
+    this.#cached = undefined;
   }
 
   /** Chunks without a vector yet (every chunk when `all`, before the table exists). */
