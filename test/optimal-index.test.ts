@@ -43,6 +43,11 @@ beforeAll(async () => {
       settings: t.settings,
       providers: t.modules.providers,
       sources: [notes.source],
+      // Notes whose ref starts with `ceo-` are for the CEO only.
+      visibility: {
+        note: async (reader, refs) =>
+          new Set(refs.filter((ref) => !ref.startsWith('ceo-') || reader.role === 'ceo')),
+      },
     },
   );
 });
@@ -149,6 +154,17 @@ describe('indexing and search', () => {
         expect.objectContaining({ source: 'note', cursor_ref: 'n1', last_error: null }),
       ]),
     );
+  });
+
+  it('shows the items of a source only to the readers its visibility filter allows', async () => {
+    notes.put('ceo-1', 'Board minutes', 'The okapi acquisition is confidential.');
+    notes.put('all-1', 'Town hall', 'The okapi mascot won the vote.');
+    await extra.indexNow();
+    const query = { query: 'okapi', limit: 10 };
+    const ceo = await extra.service.search({ id: 'ceo', role: 'ceo' }, query);
+    expect(ceo.results.map((r) => r.ref).sort()).toEqual(['all-1', 'ceo-1']);
+    const dev = await extra.service.search({ id: 'be-dev-1', role: 'developer' }, query);
+    expect(dev.results.map((r) => r.ref)).toEqual(['all-1']);
   });
 
   it('refuses bad input with a 422 and strangers with a 401', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_MAX, CHUNK_OVERLAP, chunkText } from './chunking.js';
 
 const paragraph = (n: number, words = 40) =>
-  Array.from({ length: words }, (_, i) => `p${n}w${i}`).join(' ') + '.';
+  `${Array.from({ length: words }, (_, i) => `p${n}w${i}`).join(' ')}.`;
 
 describe('chunkText', () => {
   it('keeps a short text whole and an empty one as nothing', () => {

@@ -14,14 +14,14 @@ import { resolveEmbedder } from './embedder.js';
 import { type IndexerDeps, indexPass } from './indexer.js';
 import { registerOptimalRoutes } from './routes.js';
 import { OptimalService } from './service.js';
-import type { KnowledgeSource } from './types.js';
+import type { KnowledgeSource, VisibilityFilter } from './types.js';
 import { VectorStore } from './vectors.js';
 
 export { chunkText } from './chunking.js';
 export { EMBEDDING_SUBJECT } from './embedder.js';
 export { fullTextQuery } from './search.js';
 export { findingsKnowledgeSource, tasksKnowledgeSource } from './sources.js';
-export type { KnowledgeCursor, KnowledgeItem, KnowledgeSource } from './types.js';
+export type { KnowledgeCursor, KnowledgeItem, KnowledgeSource, Reader, VisibilityFilter } from './types.js';
 export { OptimalService };
 
 export const INDEX_LOOP = 'optimal.index';
@@ -38,6 +38,11 @@ export interface OptimalDeps {
   settings: Pick<SettingsModule, 'service'>;
   providers: Pick<ProvidersModule, 'service'>;
   sources: readonly KnowledgeSource[];
+  /**
+   * Per source kind, which of its items a reader may see, checked on every search and RAG
+   * retrieval (e.g. journals: `canReadJournalOf` of each entry's author). Absent: everyone.
+   */
+  visibility?: Readonly<Record<string, VisibilityFilter>>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,6 +78,7 @@ export function createOptimalModule(platform: Platform, deps: OptimalDeps): Opti
     modelFor: (reader, timeoutMs) =>
       deps.providers.service.clientFor({ id: reader.id, role: reader.role }, timeoutMs),
     ragTimeoutMs: () => platform.config.optimalRagTimeoutSeconds * 1000,
+    visibility: deps.visibility ?? {},
     sourceKinds: deps.sources.map((source) => source.kind),
   });
   return {

@@ -8,6 +8,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import type { EmbedderResolution } from './embedder.js';
+import type { Reader, VisibilityFilter } from './types.js';
 import type { VectorStore } from './vectors.js';
 
 /** The usual RRF constant: damps the weight of the very first ranks. */
@@ -81,6 +82,8 @@ export interface SearchDeps {
   log: Logger;
   vectors: VectorStore;
   embedder: () => Promise<EmbedderResolution>;
+  /** Per source kind: which of its items a reader may see. */
+  visibility: Readonly<Record<string, VisibilityFilter>>;
 }
 
 /** The query's vector when vectors can answer it, else null (and the search is full-text). */
@@ -100,15 +103,51 @@ async function queryVector(deps: SearchDeps, query: string): Promise<number[] | 
   }
 }
 
-export async function searchChunks(deps: SearchDeps, input: SearchInput): Promise<SearchOutcome> {
+/** The vector ranking; null when it fails (the vectors were just dropped for another model, say). */
+async function nearestOrNull(
+  deps: SearchDeps,
+  vector: number[],
+  limit: number,
+  filters: SQL,
+): Promise<number[] | null> {
+  try {
+    return await deps.vectors.nearest(vector, limit, filters);
+  } catch (error) {
+    deps.log.warn({ err: error }, 'optimal: the vector ranking failed; searching full-text only');
+    return null;
+  }
+}
+
+/** The items among `rows` the reader may not see, as `source\0ref` keys. */
+async function hiddenFrom(deps: SearchDeps, reader: Reader, rows: ChunkRow[]): Promise<Set<string>> {
+  const hidden = new Set<string>();
+  const bySource = new Map<string, Set<string>>();
+  for (const row of rows) {
+    if (!deps.visibility[row.source]) continue;
+    const refs = bySource.get(row.source) ?? new Set<string>();
+    refs.add(row.ref);
+    bySource.set(row.source, refs);
+  }
+  for (const [source, refs] of bySource) {
+    const visible = await deps.visibility[source]!(reader, [...refs]);
+    for (const ref of refs) if (!visible.has(ref)) hidden.add(`${source}\u0000${ref}`);
+  }
+  return hidden;
+}
+
+export async function searchChunks(
+  deps: SearchDeps,
+  reader: Reader,
+  input: SearchInput,
+): Promise<SearchOutcome> {
   const candidates = Math.min(input.limit * CANDIDATES_PER_RESULT, 150);
   const filters = filtersOf(input);
   const vector = await queryVector(deps, input.query);
   const textRows = await queryRows<ChunkRow>(deps.db, fullTextQuery(input.query, candidates, filters));
   const rankings = [textRows.map((row) => row.id)];
   const rows = new Map(textRows.map((row) => [row.id, row]));
-  if (vector) {
-    const nearest = await deps.vectors.nearest(vector, candidates, filters);
+  const nearest = vector ? await nearestOrNull(deps, vector, candidates, filters) : null;
+  if (nearest) {
     rankings.push(nearest);
     const unseen = nearest.filter((id) => !rows.has(id));
     if (unseen.length) {
@@ -120,18 +159,19 @@ export async function searchChunks(deps: SearchDeps, input: SearchInput): Promis
       for (const row of more) rows.set(row.id, row);
     }
   }
+  const hidden = await hiddenFrom(deps, reader, [...rows.values()]);
   const hits: ChunkHit[] = [];
   const seen = new Set<string>();
   for (const { id, score } of fuse(rankings)) {
     const row = rows.get(id);
-    if (!row) continue;
+    if (!row || hidden.has(`${row.source}\u0000${row.ref}`)) continue;
     const item = `${row.source}\u0000${row.ref}`;
     if (seen.has(item)) continue;
     seen.add(item);
     hits.push({ ...row, score });
     if (hits.length >= input.limit) break;
   }
-  return { hits, mode: vector ? 'hybrid' : 'fulltext' };
+  return { hits, mode: nearest ? 'hybrid' : 'fulltext' };
 }
 
 /** About `size` characters of `text` around the first word of the query found in it (pure). */

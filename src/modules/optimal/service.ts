@@ -8,7 +8,7 @@ import { chunkCounts } from './indexer.js';
 import { answerWith, type RagAnswer } from './rag.js';
 import { optimalIndexState } from './schema.js';
 import { type SearchInput, searchChunks, snippetOf } from './search.js';
-import type { Reader } from './types.js';
+import type { Reader, VisibilityFilter } from './types.js';
 import type { VectorStore } from './vectors.js';
 
 export interface SearchResult {
@@ -47,6 +47,8 @@ export interface OptimalServiceDeps {
   /** The caller's routed model (the providers' 409 `no_model_provider` when none). */
   modelFor: (reader: Reader, timeoutMs: number) => Promise<ModelClient>;
   ragTimeoutMs: () => number;
+  /** Per source kind: which of its items a reader may see (sources not named: everyone). */
+  visibility: Readonly<Record<string, VisibilityFilter>>;
   /** The source kinds wired in, so health lists them before their first pass. */
   sourceKinds: readonly string[];
 }
@@ -66,10 +68,10 @@ export class OptimalService {
   constructor(private readonly deps: OptimalServiceDeps) {}
 
   async search(
-    _reader: Reader,
+    reader: Reader,
     input: SearchInput,
   ): Promise<{ results: SearchResult[]; mode: 'hybrid' | 'fulltext' }> {
-    const { hits, mode } = await searchChunks(this.deps, input);
+    const { hits, mode } = await searchChunks(this.deps, reader, input);
     return {
       mode,
       results: hits.map((hit) => ({
@@ -88,7 +90,7 @@ export class OptimalService {
     const timeoutMs = this.deps.ragTimeoutMs();
     // The model first: without one the answer is the 409, whatever the index holds.
     const client = await this.deps.modelFor(reader, timeoutMs);
-    const { hits } = await searchChunks(this.deps, {
+    const { hits } = await searchChunks(this.deps, reader, {
       query: anyWordOf(input.question),
       limit: input.limit ?? RAG_DEFAULT_LIMIT,
       project_id: input.project_id,

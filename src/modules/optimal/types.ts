@@ -41,3 +41,9 @@ export interface Reader {
   role: string;
   team?: string | undefined;
 }
+
+/**
+ * Which of these refs of one source the reader may see (a source whose items are not for everyone,
+ * e.g. journals with read tiers). Sources without one are visible to every authenticated caller.
+ */
+export type VisibilityFilter = (reader: Reader, refs: string[]) => Promise<Set<string>>;

@@ -6,7 +6,7 @@
  * a PostgreSQL without the extension. Which model and length the vectors have is in
  * `optimal_vector_state`; another model drops them all and they are made again.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../platform/db/client.js';
 import { messageOf } from '../../platform/message-of.js';
 import { optimalVectorState } from './schema.js';
@@ -46,7 +46,7 @@ export class VectorStore {
   availability(): Promise<VectorAvailability> {
     this.#availability ??= this.db.execute(sql`create extension if not exists vector`).then(
       () => ({ available: true, reason: null }),
-      (error: unknown) => ({ available: false, reason: `pgvector is not installed: ${messageOf(error)}` }),
+      (error: unknown) => ({ available: false, reason: `pgvector is not available: ${messageOf(error)}` }),
     );
     return this.#availability;
   }
@@ -119,7 +119,7 @@ export class VectorStore {
   }
 
   /** Chunk ids nearest to `vector` by cosine distance, best first, among chunks matching `where`. */
-  async nearest(vector: number[], limit: number, where: ReturnType<typeof sql>): Promise<number[]> {
+  async nearest(vector: number[], limit: number, where: SQL): Promise<number[]> {
     const rows = await queryRows<{ id: number }>(
       this.db,
       sql`select c.id::int as id from optimal_chunk_vectors v join optimal_chunks c on c.id = v.chunk_id
