@@ -121,6 +121,25 @@ describe('indexing and search', () => {
     await t.modules.optimal.indexNow();
     expect((await search({ query: 'zanzibar' })).results).toEqual([]);
     expect((await search({ query: 'kalahari' })).results.map((r) => r.ref)).toEqual([task.id]);
+
+    // Review findings are indexed with their task's project.
+    const [finding] = await t.modules.findings.service.raise(task.id, 'qa', 1, 'be-qa', [
+      {
+        severity: 'major',
+        file: 'deploy/certs.sh',
+        expected: 'The gnu broker keeps serving during the rotation',
+        actual: 'The gnu broker drops connections for a minute',
+        fix: 'Drain each broker before restarting it',
+      },
+    ]);
+    await t.modules.optimal.indexNow();
+    expect((await search({ query: 'gnu broker drops connections' })).results[0]).toMatchObject({
+      source: 'finding',
+      ref: finding!.id,
+      title: 'major finding: The gnu broker keeps serving during the rotation',
+      url: `/api/tasks/${task.id}/findings`,
+      project_id: projectId,
+    });
   });
 
   it('replaces the chunks of a changed item, removes a tombstoned one, and resumes from its cursor', async () => {
