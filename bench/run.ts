@@ -22,6 +22,7 @@ const all = [
   'readiness',
   'panel',
   'usage',
+  'search',
 ];
 
 const RESULTS = new URL('./results.json', import.meta.url).pathname;

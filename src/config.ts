@@ -542,6 +542,21 @@ export const settings = {
     'claude',
     'Agent CLI the process runtime starts: `claude`, `codex`, `gemini` or `custom` (GAFFER_AGENT_COMMAND_CUSTOM).',
   ),
+  // ── Retrieval (optimal) ─────────────────────────────────────────────────────────────────
+  optimalIndexIntervalSeconds: int(
+    'GAFFER_OPTIMAL_INDEX_INTERVAL_SECONDS',
+    60,
+    1,
+    86_400,
+    'Seconds between passes of the retrieval indexer (it pulls what changed in docs, journals, tasks and findings).',
+  ),
+  optimalRagTimeoutSeconds: int(
+    'GAFFER_OPTIMAL_RAG_TIMEOUT_SECONDS',
+    60,
+    1,
+    600,
+    'Longest wait for the model of a retrieval-augmented answer (POST /api/optimal/rag/query) before a 504 rag_timeout.',
+  ),
   // ── Agent runtime ───────────────────────────────────────────────────────────────────────
   killGraceSeconds: int(
     'GAFFER_KILL_GRACE_SECONDS',

@@ -24,6 +24,12 @@ import { createJournalsModule, type JournalsModule } from './journals/index.js';
 import { createKanbanModule, type KanbanModule } from './kanban/index.js';
 import { createMaintenanceModule, type MaintenanceModule } from './maintenance/index.js';
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
+import {
+  createOptimalModule,
+  findingsKnowledgeSource,
+  type OptimalModule,
+  tasksKnowledgeSource,
+} from './optimal/index.js';
 import { createPitchesModule, type PitchesModule } from './pitches/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
@@ -67,6 +73,7 @@ export interface Modules {
   journals: JournalsModule;
   docs: DocsModule;
   pitches: PitchesModule;
+  optimal: OptimalModule;
 }
 
 /**
@@ -152,7 +159,14 @@ export async function createModules(platform: Platform, foundations: Foundations
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const journals = createJournalsModule(platform, { agents });
-  const docs = createDocsModule(platform, { agents, tasks, projects, workspaces });
+  // Each doc write nudges the retrieval index (optimal is created below; the nudge runs later).
+  const docs = createDocsModule(platform, {
+    agents,
+    tasks,
+    projects,
+    workspaces,
+    onChanged: () => void optimal.indexNow(),
+  });
   const pitches = createPitchesModule(platform, {
     agents,
     projects,
@@ -160,6 +174,21 @@ export async function createModules(platform: Platform, foundations: Foundations
     tasks,
     flags: settings.flags,
     notifications,
+  });
+  const optimal = createOptimalModule(platform, {
+    scheduler,
+    settings,
+    providers,
+    sources: [
+      findingsKnowledgeSource(platform.database.db),
+      tasksKnowledgeSource(platform.database.db),
+      docs.knowledgeSource,
+      journals.knowledgeSource,
+    ],
+    visibility: {
+      journal: (reader, refs) =>
+        journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
+    },
   });
   return {
     agents,
@@ -191,6 +220,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     journals,
     docs,
     pitches,
+    optimal,
   };
 }
 

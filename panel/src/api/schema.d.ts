@@ -35302,6 +35302,415 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/optimal/kb/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search the company's knowledge
+         * @description Full-text search (PostgreSQL websearch syntax: words, "phrases", -exclusions, or) over the indexed docs, journals, tasks and findings, fused with vector similarity when an embedding model and pgvector are there (`mode` says which). One result per item, its best passage as the snippet.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Words or phrases to find. */
+                        query: string;
+                        /** @default 10 */
+                        limit: number;
+                        /** @description Only these sources (doc, journal, finding, task, code…). */
+                        sources?: string[];
+                        /** @description Only items of this project. */
+                        project_id?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            results: {
+                                source: string;
+                                /** @description The id of the item within its source. */
+                                ref: string;
+                                title: string;
+                                url: string | null;
+                                project_id: string | null;
+                                /** @description The passage of the best-matching chunk around the query words. */
+                                snippet: string;
+                                /** @description Reciprocal-rank-fusion score; higher is better. */
+                                score: number;
+                            }[];
+                            /**
+                             * @description `hybrid`: full text fused with vector similarity; `fulltext`: full text alone.
+                             * @enum {string}
+                             */
+                            mode: "hybrid" | "fulltext";
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/optimal/rag/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a question from the company's knowledge
+         * @description Retrieves the best passages, hands them to the caller's routed model as numbered context and answers with the items it cites. 409 `no_model_provider` when no model is routed for the caller; 504 `rag_timeout` when the model does not answer in time (GAFFER_OPTIMAL_RAG_TIMEOUT_SECONDS).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        question: string;
+                        /** @description Only items of this project. */
+                        project_id?: string;
+                        /** @description Context items (default 6). */
+                        limit?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The model’s answer, citing the context by number ([1], [2]…). */
+                            answer: string;
+                            /** @description The context items the answer cites, in order. */
+                            citations: {
+                                source: string;
+                                ref: string;
+                                title: string;
+                                url: string | null;
+                            }[];
+                            context_used: {
+                                /** @description Context items handed to the model. */
+                                chunks: number;
+                                /** @description Characters of context handed to the model. */
+                                chars: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description No model provider is routed for the caller (`remediate` says how to add one). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The model provider failed. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The model did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/optimal/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * State of the retrieval index
+         * @description Full text is always there; vectors need pgvector (and say why not) and an embedding model (the `embedding_model` setting, served by the provider routed for the system role). Chunks per source and where the indexer is in each source.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            fulltext: true;
+                            vector: {
+                                /** @description pgvector is installed in the database. */
+                                available: boolean;
+                                reason: string | null;
+                                dimensions: number | null;
+                                /** @description The embedding model the stored vectors come from. */
+                                model: string | null;
+                                /** @description Chunks with a vector. */
+                                vectors: number;
+                            };
+                            embeddings: {
+                                configured: boolean;
+                                model: string | null;
+                                provider: string | null;
+                                reason: string | null;
+                            };
+                            indexed: {
+                                chunks: number;
+                                by_source: {
+                                    [key: string]: number;
+                                };
+                            };
+                            cursors: {
+                                source: string;
+                                /** Format: date-time */
+                                cursor_at: string | null;
+                                cursor_ref: string | null;
+                                items_indexed: number;
+                                /** Format: date-time */
+                                last_pass_at: string | null;
+                                last_error: string | null;
+                                /** @description Seconds since the source was last pulled. */
+                                lag_seconds: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ws/system": {
         parameters: {
             query?: never;

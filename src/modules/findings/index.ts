@@ -5,6 +5,7 @@ import type { TasksModule } from '../tasks/index.js';
 import { registerFindingsRoutes } from './routes.js';
 import { FindingsService } from './service.js';
 
+export { type FindingChange, findingChangesSince } from './changes.js';
 export {
   type AddressRef,
   canWaive,

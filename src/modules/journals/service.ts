@@ -191,6 +191,26 @@ export class JournalsService {
     return !!author && mayReadJournal(reader, author);
   }
 
+  /** Which of the entries `ids` the reader may see (retrieval filters its journal results with it). */
+  async visibleEntries(reader: JournalReader, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .select({ id: journalEntries.id, authorId: journalEntries.authorId })
+      .from(journalEntries)
+      .where(inArray(journalEntries.id, ids));
+    const visible = new Set<string>();
+    const verdicts = new Map<string, boolean>();
+    for (const row of rows) {
+      let may = verdicts.get(row.authorId);
+      if (may === undefined) {
+        may = await this.canReadJournalOf(reader, row.authorId);
+        verdicts.set(row.authorId, may);
+      }
+      if (may) visible.add(row.id);
+    }
+    return visible;
+  }
+
   /** Knowledge-source pull: entries changed strictly after `after`, oldest first; deleted ones as tombstones. */
   async changedSince(after: KnowledgeCursor | null, limit: number): Promise<KnowledgeItem[]> {
     const rows = await this.db

@@ -123,6 +123,18 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'embedding_model',
+    kind: 'value',
+    label: 'Embedding model',
+    description:
+      'The model that embeds the retrieval index for vector search (e.g. `text-embedding-3-small`, ' +
+      '`nomic-embed-text`), served by the OpenAI-compatible provider routed for the system role. Empty: ' +
+      'search is full-text only. Changing it re-embeds everything.',
+    schema: Type.String({ maxLength: 200 }),
+    default: '',
+    writable: true,
+  }),
+  defineSetting({
     key: 'maintenance_pause.*',
     kind: 'value',
     label: 'Maintenance pause',

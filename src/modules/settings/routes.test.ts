@@ -43,6 +43,7 @@ describe('/api/settings', () => {
       'transcript_retention_days',
       'company_monthly_budget_usd',
       'model_prices',
+      'embedding_model',
     ]);
     expect(settings.find((s) => s.key === 'ci_watch')).toMatchObject({
       kind: 'flag',

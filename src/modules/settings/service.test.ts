@@ -185,6 +185,7 @@ describe('SettingsService', () => {
       ['transcript_retention_days', 7],
       ['company_monthly_budget_usd', null],
       ['model_prices', {}],
+      ['embedding_model', ''],
       ['last_update_id', 0],
       ['pause.dispatch', null],
       ['pause.engines', { mode: 'kill' }],

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -84,7 +85,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   let client: PGlite;
   try {
-    client = location ? await PGlite.create(location) : await PGlite.create();
+    // pgvector is loaded, not created: retrieval creates the extension when it first needs it.
+    const options = { extensions: { vector } };
+    client = location ? await PGlite.create(location, options) : await PGlite.create(options);
   } catch (error) {
     unlock();
     throw error;

@@ -1,0 +1,100 @@
+/**
+ * Retrieval over the company's knowledge (/api/optimal): an incremental index of chunks pulled from
+ * knowledge sources (the `optimal.index` scheduler loop), searched by full text fused with vector
+ * similarity, and retrieval-augmented answers from the caller's routed model. The sources are
+ * handed in by the composition root; `findingsKnowledgeSource` and `tasksKnowledgeSource` are the
+ * two this module builds itself over named reads of their modules.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../../platform/context.js';
+import type { Scheduler } from '../../platform/scheduler/index.js';
+import type { ProvidersModule } from '../providers/index.js';
+import type { SettingsModule } from '../settings/index.js';
+import { resolveEmbedder } from './embedder.js';
+import { type IndexerDeps, indexPass } from './indexer.js';
+import { registerOptimalRoutes } from './routes.js';
+import { OptimalService } from './service.js';
+import type { KnowledgeSource, VisibilityFilter } from './types.js';
+import { VectorStore } from './vectors.js';
+
+export { chunkText } from './chunking.js';
+export { EMBEDDING_SUBJECT } from './embedder.js';
+export { fullTextQuery } from './search.js';
+export { findingsKnowledgeSource, tasksKnowledgeSource } from './sources.js';
+export type { KnowledgeCursor, KnowledgeItem, KnowledgeSource, Reader, VisibilityFilter } from './types.js';
+export { OptimalService };
+
+export const INDEX_LOOP = 'optimal.index';
+
+export interface OptimalModule {
+  service: OptimalService;
+  /** Runs an index pass now (waits for one in flight first); never rejects. */
+  indexNow(): Promise<void>;
+  registerRoutes(app: FastifyInstance): void;
+}
+
+export interface OptimalDeps {
+  scheduler: Scheduler;
+  settings: Pick<SettingsModule, 'service'>;
+  providers: Pick<ProvidersModule, 'service'>;
+  sources: readonly KnowledgeSource[];
+  /**
+   * Per source kind, which of its items a reader may see, checked on every search and RAG
+   * retrieval (e.g. journals: `canReadJournalOf` of each entry's author). Absent: everyone.
+   */
+  visibility?: Readonly<Record<string, VisibilityFilter>>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createOptimalModule(platform: Platform, deps: OptimalDeps): OptimalModule {
+  const { db } = platform.database;
+  const vectors = new VectorStore(db);
+  const embedder = () =>
+    resolveEmbedder({
+      providers: deps.providers.service,
+      embeddingModel: () => deps.settings.service.get('embedding_model'),
+    });
+  const indexer: IndexerDeps = {
+    db,
+    clock: platform.clock,
+    log: platform.log,
+    sources: deps.sources,
+    vectors,
+    embedder,
+  };
+  deps.scheduler.register({
+    name: INDEX_LOOP,
+    intervalMs: platform.config.optimalIndexIntervalSeconds * 1000,
+    firstRunAfterMs: 5_000,
+    run: (signal) => indexPass(indexer, signal),
+  });
+  const service = new OptimalService({
+    db,
+    clock: platform.clock,
+    log: platform.log,
+    vectors,
+    embedder,
+    modelFor: (reader, timeoutMs) =>
+      deps.providers.service.clientFor({ id: reader.id, role: reader.role }, timeoutMs),
+    ragTimeoutMs: () => platform.config.optimalRagTimeoutSeconds * 1000,
+    visibility: deps.visibility ?? {},
+    sourceKinds: deps.sources.map((source) => source.kind),
+  });
+  return {
+    service,
+    async indexNow() {
+      // A pass in flight may have pulled before the change: wait for it, then run one of our own.
+      for (let attempt = 0; attempt < 600; attempt++) {
+        const outcome = await deps.scheduler.runNow(INDEX_LOOP);
+        if (outcome.status !== 'busy') {
+          if (outcome.status === 'failed')
+            platform.log.warn({ error: outcome.error }, 'optimal: index pass failed');
+          return;
+        }
+        await sleep(100);
+      }
+    },
+    registerRoutes: (app) => registerOptimalRoutes(app, service),
+  };
+}

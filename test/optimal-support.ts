@@ -1,0 +1,82 @@
+/** Helpers of the optimal suites: a knowledge source the test controls, a fake provider wired in. */
+
+import type { KnowledgeCursor, KnowledgeItem, KnowledgeSource } from '../src/modules/optimal/index.js';
+import type { TestApp } from './support/app.js';
+import type { FakeLlm } from './support/fake-llm/index.js';
+
+/** A source over an in-memory list: `put` changes an item, `remove` leaves a tombstone. */
+export function memorySource(kind: string) {
+  const items = new Map<string, KnowledgeItem>();
+  const calls: (KnowledgeCursor | null)[] = [];
+  let tick = Date.parse('2026-01-01T00:00:00Z');
+  const next = () => {
+    tick += 1000;
+    return new Date(tick);
+  };
+  const source: KnowledgeSource = {
+    kind,
+    async changedSince(after, limit) {
+      calls.push(after);
+      return [...items.values()]
+        .filter(
+          (item) =>
+            !after ||
+            item.updated_at.getTime() > after.at.getTime() ||
+            (item.updated_at.getTime() === after.at.getTime() && item.ref > after.ref),
+        )
+        .sort((a, b) => a.updated_at.getTime() - b.updated_at.getTime() || a.ref.localeCompare(b.ref))
+        .slice(0, limit);
+    },
+  };
+  return {
+    source,
+    calls,
+    put(ref: string, title: string, body: string, project_id: string | null = null) {
+      items.set(ref, {
+        source: kind,
+        ref,
+        project_id,
+        title,
+        body,
+        updated_at: next(),
+        deleted: false,
+        url: `/notes/${ref}`,
+      });
+    },
+    remove(ref: string) {
+      const item = items.get(ref)!;
+      items.set(ref, { ...item, body: '', updated_at: next(), deleted: true });
+    },
+  };
+}
+
+/** Adds the fake as an OpenAI-compatible provider and routes everyone (system role included) to it. */
+export async function routeToFake(t: TestApp, fake: FakeLlm): Promise<void> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/api/providers',
+    headers: t.ceoHeaders,
+    payload: {
+      name: 'fake',
+      kind: 'openai',
+      base_url: `${fake.url}/v1`,
+      default_model: 'fake-small',
+      api_key: 'test-key',
+    },
+  });
+  if (created.statusCode !== 201) throw new Error(created.body);
+  const routed = await t.app.inject({
+    method: 'PUT',
+    url: '/api/providers/routing',
+    headers: t.ceoHeaders,
+    payload: { global: { provider: 'fake' } },
+  });
+  if (routed.statusCode >= 300) throw new Error(routed.body);
+}
+
+/** A paragraph of filler that matches no test query, to make bodies span several chunks. */
+export const filler = (n: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `Paragraph ${i} describes routine operational background in plain words.`,
+  ).join('\n\n');
