@@ -25,6 +25,7 @@ import { createNotificationsModule, type NotificationsModule } from './notificat
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
+import { createResearchModule, type ResearchModule } from './research/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
@@ -33,6 +34,7 @@ import { createTasksModule, type TasksModule } from './tasks/index.js';
 import { createUsageModule, runSpend, type UsageModule } from './usage/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
+import { createXPostsModule, type XPostsModule } from './x-posts/index.js';
 
 export interface Modules {
   agents: AgentsModule;
@@ -61,6 +63,8 @@ export interface Modules {
   companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
+  research: ResearchModule;
+  xPosts: XPostsModule;
 }
 
 /**
@@ -145,6 +149,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     runSpend: (runs) => runSpend(platform.database.db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
+  const research = createResearchModule(platform, { settings });
+  const xPosts = createXPostsModule(platform);
   return {
     agents,
     projects,
@@ -172,6 +178,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     companyGoals,
     dashboard,
     cockpit,
+    research,
+    xPosts,
   };
 }
 
