@@ -31,6 +31,7 @@ describe('the settings catalogue', () => {
       { key: 'dep_update', label: 'Dependency-update bot', byDefault: false, writable: true },
       { key: 'release_manager', label: 'Gated release manager', byDefault: false, writable: true },
       { key: 'telegram_enabled', label: 'Telegram chat relay', byDefault: false, writable: true },
+      { key: 'research', label: 'Web research', byDefault: false, writable: true },
     ]);
     for (const flag of catalogue.flagDefinitions) expect(flag.description.length).toBeGreaterThan(20);
   });

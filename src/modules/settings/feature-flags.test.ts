@@ -28,6 +28,7 @@ describe('FeatureFlags', () => {
       dep_update: false,
       release_manager: false,
       telegram_enabled: false,
+      research: false,
     });
 
     await service.set('dep_update', true, 'ceo');

@@ -38,10 +38,14 @@ describe('/api/settings', () => {
       'dep_update',
       'release_manager',
       'telegram_enabled',
+      'research',
       'ceo_name',
       'transcript_retention_days',
       'company_monthly_budget_usd',
       'model_prices',
+      'research_daily_quota_per_agent',
+      'research_max_results',
+      'research_fetch_max_bytes',
     ]);
     expect(settings.find((s) => s.key === 'ci_watch')).toMatchObject({
       kind: 'flag',
@@ -133,6 +137,13 @@ describe('/api/settings', () => {
       {
         key: 'telegram_enabled',
         label: 'Telegram chat relay',
+        description: expect.any(String),
+        persisted: false,
+        effective: false,
+        restart_required: false,
+      },      {
+        key: 'research',
+        label: 'Web research',
         description: expect.any(String),
         persisted: false,
         effective: false,
