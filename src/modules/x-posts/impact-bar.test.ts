@@ -1,6 +1,7 @@
 /** The impact bar on a table of drafts whose scores and failed rules are known by hand. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IMPACT_RUBRIC, impactBar } from './impact-bar.js';
+import { HYPE_WORDS, IMPACT_RUBRIC, impactBar } from './impact-bar.js';
 
 const GOOD =
   'Gaffer 0.30.0 ships the operator maintenance pause: drain or kill dispatch for up to 24 hours, ' +
@@ -56,5 +57,12 @@ describe('the impact bar', () => {
 
   it('is deterministic', () => {
     expect(impactBar(GOOD)).toEqual(impactBar(GOOD));
+  });
+
+  it('is the rubric README publishes: every rule with its points, every hype word', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const rule of IMPACT_RUBRIC) expect(readme).toContain(`| \`${rule.id}\` | ${rule.points} |`);
+    const hypeRow = readme.split('\n').find((line) => line.startsWith('| `no_hype`')) ?? '';
+    for (const word of HYPE_WORDS) expect(hypeRow, word).toContain(word.replace(/(d|ly|al)$/, ''));
   });
 });
