@@ -150,7 +150,7 @@ export const IMPACT_RUBRIC: readonly ImpactRule[] = [
   {
     id: 'no_hype',
     points: 10,
-    label: `No hype words (${HYPE_WORDS.join(', ')}).`,
+    label: 'No hype words (amazing, game-changer, revolutionary, seamless… — the list is in README).',
     passes: (body) => {
       const hype = new Set<string>(HYPE_WORDS);
       return !words(body.replace(URL_PATTERN, '')).some((w) => hype.has(w));

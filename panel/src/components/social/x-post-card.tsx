@@ -46,7 +46,7 @@ export function XPostCard({ post }: { post: XPost }) {
     >
       <header className="flex flex-wrap items-baseline justify-between gap-2 border-b border-border px-4 py-2">
         <p>
-          <span className="font-semibold capitalize">{post.kind} post</span>
+          <span className="font-semibold">{post.kind === 'release' ? 'Release' : 'Feature'} post</span>
           {post.release_ref && <span className="ml-2 font-mono text-xs">{post.release_ref}</span>}
           {post.revision_of && (
             <span className="ml-2 rounded bg-info-bg px-1.5 text-xs text-info">revision</span>
