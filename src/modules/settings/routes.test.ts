@@ -141,7 +141,8 @@ describe('/api/settings', () => {
         persisted: false,
         effective: false,
         restart_required: false,
-      },      {
+      },
+      {
         key: 'research',
         label: 'Web research',
         description: expect.any(String),
