@@ -5,6 +5,7 @@
  * post is a 409; the token is write-only; other roles are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rosterMember } from '../src/modules/agents/index.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { FAKE_X_TOKEN, type FakeX, startFakeX } from './support/fake-x.js';
 
@@ -28,7 +29,13 @@ interface Post {
   revised_by: string | null;
 }
 
-const hom = () => t.headersFor('hom-1', 'head_marketing', 'board');
+const hom = () => t.headersFor(rosterMember('head-marketing').id, 'head_marketing', 'board');
+
+async function inbox(headers: Record<string, string>): Promise<{ subject: string; body: string }[]> {
+  const res = await call('GET', '/api/notifications', headers);
+  expect(res.statusCode, res.body).toBe(200);
+  return json<{ notifications: { subject: string; body: string }[] }>(res).notifications;
+}
 
 async function call(
   method: 'GET' | 'POST' | 'PUT',
@@ -77,6 +84,8 @@ describe('X post drafts', () => {
       'no_hype',
       'length_sweet_spot',
     ]);
+    const [told] = await inbox(t.ceoHeaders);
+    expect(told?.subject).toBe('[x] release post drafted — impact 15/100');
     const list = await call('GET', '/api/x/posts?status=held', t.ceoHeaders);
     expect(json<{ posts: Post[] }>(list).posts.find((p) => p.id === post.id)?.impact.score).toBe(15);
   });
@@ -198,6 +207,10 @@ describe('rejecting X posts', () => {
     expect(rejected.statusCode, rejected.body).toBe(200);
     const seen = json<Post>(await call('GET', `/api/x/posts/${post.id}`, hom()));
     expect(seen).toMatchObject({ status: 'rejected', reject_reason: 'Name what shipped and the version.' });
+    const [told] = await inbox(hom());
+    expect(told?.subject).toBe('[x] your release post was rejected — revise it');
+    expect(told?.body).toContain('Name what shipped and the version.');
+    expect(told?.body).toContain(`revision_of ${post.id}`);
 
     const revision = await draft(GOOD, { revision_of: post.id });
     expect(revision).toMatchObject({ status: 'held', revision_of: post.id });

@@ -150,7 +150,7 @@ export async function createModules(platform: Platform, foundations: Foundations
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const research = createResearchModule(platform, { settings });
-  const xPosts = createXPostsModule(platform);
+  const xPosts = createXPostsModule(platform, { notifications });
   return {
     agents,
     projects,

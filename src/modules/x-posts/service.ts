@@ -94,12 +94,16 @@ function checkedBody(raw: string, field: string): string {
   return body;
 }
 
+/** Tells someone about a post (the CEO of a new draft, the drafter of a rejection); never throws. */
+export type PostNotifier = (recipient: string, subject: string, body: string) => Promise<void>;
+
 export class XPostsService {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     readonly credentials: XCredentialsStore,
     private readonly timeoutMs: number,
+    private readonly notify: PostNotifier = async () => {},
   ) {}
 
   private async views(rows: Row[]): Promise<XPostView[]> {
@@ -157,7 +161,13 @@ export class XPostsService {
         createdAt: this.clock.now(),
       })
       .returning();
-    return view(row!, null);
+    const drafted = view(row!, null);
+    await this.notify(
+      'ceo',
+      `[x] ${drafted.kind} post ${input.revision_of ? 'revised' : 'drafted'} — impact ${drafted.impact.score}/100`,
+      `${drafted.body}\n\nApprove or reject it in the X post queue (panel: Social; /api/x/posts/${drafted.id}).`,
+    );
+    return drafted;
   }
 
   /** Moves a held (or failed) post to `approved`; 409 when it is decided already or being posted. */
@@ -214,12 +224,17 @@ export class XPostsService {
   async reject(id: string, reason: string, by: string): Promise<XPostView> {
     const why = reason.trim();
     if (!why) throw unprocessable('a rejection needs a reason', { field: 'reason' });
-    await this.claim(id, {
+    const row = await this.claim(id, {
       status: 'rejected',
       rejectReason: why,
       decidedBy: by,
       decidedAt: this.clock.now(),
     });
+    await this.notify(
+      row.draftedBy,
+      `[x] your ${row.kind} post was rejected — revise it`,
+      `The CEO's reason: ${why}\n\nDraft a revision with revision_of ${row.id} (POST /api/x/posts).\n\nThe rejected draft:\n${row.body}`,
+    );
     return this.get(id);
   }
 }
