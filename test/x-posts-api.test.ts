@@ -4,8 +4,11 @@
  * failed with X's reason, retryable; reject with a reason, then a revision linked to it; a decided
  * post is a 409; the token is write-only; other roles are refused.
  */
+
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
+import { xPosts } from '../src/modules/x-posts/schema.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { FAKE_X_TOKEN, type FakeX, startFakeX } from './support/fake-x.js';
 
@@ -195,6 +198,22 @@ describe('approving X posts', () => {
       failure_reason: expect.stringMatching(/HTTP 401/),
     });
     expect(res.body).not.toContain('a-revoked-token');
+  });
+});
+
+describe('a post left approved by a process that died mid-post', () => {
+  it('is 409 while its post may be in flight, and approvable again once it surely timed out', async () => {
+    const post = await draft();
+    const stuck = (decidedAt: Date) =>
+      t.platform.database.db
+        .update(xPosts)
+        .set({ status: 'approved', decidedAt })
+        .where(eq(xPosts.id, post.id));
+    await stuck(new Date());
+    expect((await call('POST', `/api/x/posts/${post.id}/approve`, t.ceoHeaders, {})).statusCode).toBe(409);
+    await stuck(new Date(Date.now() - 3_600_000));
+    const retried = await call('POST', `/api/x/posts/${post.id}/approve`, t.ceoHeaders, {});
+    expect(json<Post>(retried).status).toBe('posted');
   });
 });
 

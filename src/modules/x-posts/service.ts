@@ -6,7 +6,7 @@
  * Every draft carries its impact bar score.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
@@ -170,12 +170,25 @@ export class XPostsService {
     return drafted;
   }
 
-  /** Moves a held (or failed) post to `approved`; 409 when it is decided already or being posted. */
+  /**
+   * Decides a held or failed post (one caller wins: a conditional update); 409 when it is decided
+   * already or being posted. A post left `approved` by a process that died mid-post counts as failed
+   * once its post attempt has surely timed out (four timeouts after the approval).
+   */
   private async claim(id: string, set: Partial<typeof xPosts.$inferInsert>): Promise<Row> {
+    const abandoned = new Date(this.clock.now().getTime() - 4 * this.timeoutMs);
     const [row] = await this.db
       .update(xPosts)
       .set(set)
-      .where(and(eq(xPosts.id, id), inArray(xPosts.status, ['held', 'failed'])))
+      .where(
+        and(
+          eq(xPosts.id, id),
+          or(
+            inArray(xPosts.status, ['held', 'failed']),
+            and(eq(xPosts.status, 'approved'), lt(xPosts.decidedAt, abandoned)),
+          ),
+        ),
+      )
       .returning();
     if (row) return row;
     const current = await this.row(id);
