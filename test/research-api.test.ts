@@ -218,6 +218,35 @@ describe('research quota and audit', () => {
     await setting('research_daily_quota_per_agent', 50);
   });
 
+  it('lets no burst of concurrent calls past the quota, and records only the calls answered', async () => {
+    await setting('research_daily_quota_per_agent', 3);
+    const burst = as('product_owner', 'po-burst');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        call('POST', '/api/research/search', burst(t), { query: `burst ${i}` }),
+      ),
+    );
+    const ok = answers.filter((a) => a.statusCode === 200).length;
+    expect(ok).toBeGreaterThanOrEqual(1);
+    expect(ok).toBeLessThanOrEqual(3);
+    expect(answers.filter((a) => a.statusCode === 429)).toHaveLength(8 - ok);
+    const audit = await call('GET', '/api/research/queries?agent_id=po-burst', t.ceoHeaders);
+    expect(json<{ queries: unknown[] }>(audit).queries).toHaveLength(ok);
+    await setting('research_daily_quota_per_agent', 50);
+  });
+
+  it('does not count a call the provider failed', async () => {
+    const agent = as('product_owner', 'po-failing');
+    fake.failWith = 500;
+    try {
+      expect((await call('POST', '/api/research/search', agent(t), { query: 'q' })).statusCode).toBe(502);
+    } finally {
+      fake.failWith = null;
+    }
+    const audit = await call('GET', '/api/research/queries?agent_id=po-failing', t.ceoHeaders);
+    expect(json<{ queries: unknown[] }>(audit).queries).toHaveLength(0);
+  });
+
   it('lists every call for the CEO: who, what, which provider, how many results', async () => {
     const res = await call('GET', '/api/research/queries?agent_id=po-quota', t.ceoHeaders);
     expect(res.statusCode, res.body).toBe(200);

@@ -4,7 +4,7 @@
  * caller's UTC-daily quota (setting `research_daily_quota_per_agent`) and is recorded (who, kind,
  * provider, how many results) — the record is both the quota count and the audit list.
  */
-import { and, count, desc, eq, gte } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lte } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Identity } from '../../platform/http/auth/index.js';
@@ -63,85 +63,119 @@ export class ResearchService {
     private readonly options: ResearchOptions,
   ) {}
 
-  /** 429 `research_quota_exhausted` (Retry-After: seconds to UTC midnight) when the caller has none left. */
-  private async spendQuota(who: Identity): Promise<void> {
+  /**
+   * Reserves one call of the caller's daily quota by recording it first, then counting the calls
+   * recorded today up to and including it; past the quota the reservation is dropped and the answer
+   * is 429 `research_quota_exhausted` (Retry-After: seconds to UTC midnight). Recording before
+   * counting keeps concurrent calls from all slipping under the limit together.
+   */
+  private async reserve(who: Identity, kind: 'search' | 'fetch', subject: string): Promise<number> {
     const quota = await this.settings.get('research_daily_quota_per_agent');
     const now = this.clock.now();
     const dayStart = startOfUtcDay(now);
+    const [reserved] = await this.db
+      .insert(researchQueries)
+      .values({
+        agentId: who.id,
+        role: who.role,
+        kind,
+        provider: null,
+        subject: subject.slice(0, 2000),
+        resultCount: 0,
+        at: now,
+      })
+      .returning({ id: researchQueries.id });
+    const id = reserved!.id;
     const [row] = await this.db
       .select({ used: count() })
       .from(researchQueries)
-      .where(and(eq(researchQueries.agentId, who.id), gte(researchQueries.at, dayStart)));
+      .where(
+        and(
+          eq(researchQueries.agentId, who.id),
+          gte(researchQueries.at, dayStart),
+          lte(researchQueries.id, id),
+        ),
+      );
     const used = row?.used ?? 0;
-    if (used < quota) return;
-    const retryAfter = Math.max(1, Math.ceil((dayStart.getTime() + DAY_MS - now.getTime()) / 1000));
+    if (used <= quota) return id;
+    await this.release(id);
     const error = new AppError(
       429,
       'research_quota_exhausted',
       `${who.id} has used its ${quota} research calls for today (UTC)`,
-      { quota, used },
+      { quota, used: used - 1 },
       'Wait for UTC midnight (Retry-After), or ask the CEO to raise research_daily_quota_per_agent.',
     );
-    error.retryAfterSeconds = retryAfter;
+    error.retryAfterSeconds = Math.max(1, Math.ceil((dayStart.getTime() + DAY_MS - now.getTime()) / 1000));
     throw error;
   }
 
-  private async record(
-    who: Identity,
-    entry: Pick<ResearchQuery, 'kind' | 'provider' | 'subject' | 'result_count'>,
+  /** Drops a reservation: a call that failed or was refused does not count. */
+  private async release(id: number): Promise<void> {
+    await this.db.delete(researchQueries).where(eq(researchQueries.id, id));
+  }
+
+  private async settle(
+    id: number,
+    values: { provider?: string | null; subject?: string; resultCount: number },
   ) {
-    await this.db.insert(researchQueries).values({
-      agentId: who.id,
-      role: who.role,
-      kind: entry.kind,
-      provider: entry.provider,
-      subject: entry.subject.slice(0, 2000),
-      resultCount: entry.result_count,
-      at: this.clock.now(),
-    });
+    await this.db
+      .update(researchQueries)
+      .set({ ...values, ...(values.subject ? { subject: values.subject.slice(0, 2000) } : {}) })
+      .where(eq(researchQueries.id, id));
+  }
+
+  /** Runs `work` on a reserved call; the reservation is dropped when it throws. */
+  private async reserved<T>(
+    who: Identity,
+    kind: 'search' | 'fetch',
+    subject: string,
+    work: (id: number) => Promise<T>,
+  ): Promise<T> {
+    const id = await this.reserve(who, kind, subject);
+    try {
+      return await work(id);
+    } catch (error) {
+      await this.release(id);
+      throw error;
+    }
   }
 
   async search(who: Identity, query: string, maxResults: number | undefined): Promise<SearchResponse> {
-    await this.spendQuota(who);
-    const cap = await this.settings.get('research_max_results');
-    const wanted = Math.min(maxResults ?? cap, cap);
-    const configured = await this.providers.read();
-    if (!configured) {
-      await this.record(who, { kind: 'search', provider: null, subject: query, result_count: 0 });
-      return { query, provider: null, answer: null, results: [] };
-    }
-    let answer: Awaited<ReturnType<typeof searchWith>>;
-    try {
-      answer = await searchWith({ ...configured, timeoutMs: this.options.timeoutMs }, query, wanted);
-    } catch (error) {
-      if (error instanceof SearchProviderError)
-        throw new AppError(502, 'research_provider_failed', error.message);
-      throw error;
-    }
-    await this.record(who, {
-      kind: 'search',
-      provider: configured.provider,
-      subject: query,
-      result_count: answer.results.length,
+    return this.reserved(who, 'search', query, async (id) => {
+      const cap = await this.settings.get('research_max_results');
+      const wanted = Math.min(maxResults ?? cap, cap);
+      const configured = await this.providers.read();
+      if (!configured) return { query, provider: null, answer: null, results: [] };
+      let answer: Awaited<ReturnType<typeof searchWith>>;
+      try {
+        answer = await searchWith({ ...configured, timeoutMs: this.options.timeoutMs }, query, wanted);
+      } catch (error) {
+        if (error instanceof SearchProviderError)
+          throw new AppError(502, 'research_provider_failed', error.message);
+        throw error;
+      }
+      await this.settle(id, { provider: configured.provider, resultCount: answer.results.length });
+      return { query, provider: configured.provider, ...answer };
     });
-    return { query, provider: configured.provider, ...answer };
   }
 
   async fetch(who: Identity, url: string, maxChars: number | undefined): Promise<FetchResponse> {
-    await this.spendQuota(who);
-    const maxBytes = await this.settings.get('research_fetch_max_bytes');
-    try {
-      const page = await fetchPage(
-        url,
-        { maxBytes, timeoutMs: this.options.timeoutMs, allowLoopback: this.options.allowLoopback },
-        maxChars ?? maxBytes,
-      );
-      await this.record(who, { kind: 'fetch', provider: null, subject: page.url, result_count: 1 });
-      return page;
-    } catch (error) {
-      if (error instanceof PageFetchError) throw new AppError(error.status, error.code, error.message);
-      throw error;
-    }
+    return this.reserved(who, 'fetch', url, async (id) => {
+      const maxBytes = await this.settings.get('research_fetch_max_bytes');
+      try {
+        const page = await fetchPage(
+          url,
+          { maxBytes, timeoutMs: this.options.timeoutMs, allowLoopback: this.options.allowLoopback },
+          maxChars ?? maxBytes,
+        );
+        await this.settle(id, { subject: page.url, resultCount: 1 });
+        return page;
+      } catch (error) {
+        if (error instanceof PageFetchError) throw new AppError(error.status, error.code, error.message);
+        throw error;
+      }
+    });
   }
 
   /** The recorded calls, newest first; optionally one agent's. */
