@@ -586,6 +586,11 @@ export const settings = {
     1_073_741_824,
     'Output bytes of one agent run kept in its transcript (/api/stream); the live stream is never cut.',
   ),
+  researchFetchAllowLoopback: bool(
+    'GAFFER_RESEARCH_FETCH_ALLOW_LOOPBACK',
+    false,
+    'Lets /api/research/fetch reach loopback addresses (tests only; private and link-local addresses stay refused).',
+  ),
   telegramApiUrl: str(
     'GAFFER_TELEGRAM_API_URL',
     'https://api.telegram.org',

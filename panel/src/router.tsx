@@ -27,6 +27,7 @@ export const router = createBrowserRouter([
       { path: '/projects/:slug', lazy: page(() => import('./routes/project-detail')) },
       { path: '/usage', lazy: page(() => import('./routes/usage')) },
       { path: '/notifications', lazy: page(() => import('./routes/notifications')) },
+      { path: '/social', lazy: page(() => import('./routes/social')) },
       { path: '/settings', lazy: page(() => import('./routes/settings')) },
       { path: '*', lazy: page(() => import('./routes/not-found')) },
     ],

@@ -34,6 +34,7 @@ import { createPitchesModule, type PitchesModule } from './pitches/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
+import { createResearchModule, type ResearchModule } from './research/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
@@ -42,6 +43,7 @@ import { createTasksModule, type TasksModule } from './tasks/index.js';
 import { createUsageModule, runSpend, type UsageModule } from './usage/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
+import { createXPostsModule, type XPostsModule } from './x-posts/index.js';
 
 export interface Modules {
   agents: AgentsModule;
@@ -74,6 +76,8 @@ export interface Modules {
   docs: DocsModule;
   pitches: PitchesModule;
   optimal: OptimalModule;
+  research: ResearchModule;
+  xPosts: XPostsModule;
 }
 
 /**
@@ -190,6 +194,8 @@ export async function createModules(platform: Platform, foundations: Foundations
         journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
     },
   });
+  const research = createResearchModule(platform, { settings });
+  const xPosts = createXPostsModule(platform, { notifications });
   return {
     agents,
     projects,
@@ -221,6 +227,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     docs,
     pitches,
     optimal,
+    research,
+    xPosts,
   };
 }
 

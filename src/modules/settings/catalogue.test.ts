@@ -32,6 +32,7 @@ describe('the settings catalogue', () => {
       { key: 'release_manager', label: 'Gated release manager', byDefault: false, writable: true },
       { key: 'telegram_enabled', label: 'Telegram chat relay', byDefault: false, writable: true },
       { key: 'provisioning', label: 'Pitch provisioning', byDefault: false, writable: true },
+      { key: 'research', label: 'Web research', byDefault: false, writable: true },
     ]);
     for (const flag of catalogue.flagDefinitions) expect(flag.description.length).toBeGreaterThan(20);
   });

@@ -70,6 +70,18 @@ export const CATALOGUE = [
     writable: true,
   }),
   defineSetting({
+    key: 'research',
+    kind: 'flag',
+    label: 'Web research',
+    description:
+      'Lets the product owner, head of marketing and PMs search the web and fetch pages (/api/research) through the ' +
+      'search provider the CEO configures (Tavily, Brave or Exa; key write-only). Per-agent daily quota; fetches ' +
+      'refuse private and loopback addresses.',
+    schema: Type.Boolean(),
+    default: false,
+    writable: true,
+  }),
+  defineSetting({
     key: 'ceo_name',
     kind: 'value',
     label: 'CEO name',
@@ -132,6 +144,34 @@ export const CATALOGUE = [
       'search is full-text only. Changing it re-embeds everything.',
     schema: Type.String({ maxLength: 200 }),
     default: '',
+    writable: true,
+  }),
+  defineSetting({
+    key: 'research_daily_quota_per_agent',
+    kind: 'value',
+    label: 'Research quota (per agent per UTC day)',
+    description:
+      'Searches and fetches one agent may make per UTC day; past it the API answers 429 until midnight.',
+    schema: Type.Integer({ minimum: 0, maximum: 10_000 }),
+    default: 50,
+    writable: true,
+  }),
+  defineSetting({
+    key: 'research_max_results',
+    kind: 'value',
+    label: 'Research results per search',
+    description: 'The most results one search returns (a caller may ask for fewer, never more; at most 10).',
+    schema: Type.Integer({ minimum: 1, maximum: 10 }),
+    default: 5,
+    writable: true,
+  }),
+  defineSetting({
+    key: 'research_fetch_max_bytes',
+    kind: 'value',
+    label: 'Research fetch size (bytes)',
+    description: 'The most bytes of a page one fetch reads; a longer page is cut there and marked truncated.',
+    schema: Type.Integer({ minimum: 1024, maximum: 2_000_000 }),
+    default: 200_000,
     writable: true,
   }),
   defineSetting({

@@ -29,6 +29,7 @@ describe('FeatureFlags', () => {
       release_manager: false,
       telegram_enabled: false,
       provisioning: false,
+      research: false,
     });
 
     await service.set('dep_update', true, 'ceo');

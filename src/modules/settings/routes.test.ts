@@ -39,11 +39,15 @@ describe('/api/settings', () => {
       'release_manager',
       'telegram_enabled',
       'provisioning',
+      'research',
       'ceo_name',
       'transcript_retention_days',
       'company_monthly_budget_usd',
       'model_prices',
       'embedding_model',
+      'research_daily_quota_per_agent',
+      'research_max_results',
+      'research_fetch_max_bytes',
     ]);
     expect(settings.find((s) => s.key === 'ci_watch')).toMatchObject({
       kind: 'flag',
@@ -143,6 +147,14 @@ describe('/api/settings', () => {
       {
         key: 'provisioning',
         label: 'Pitch provisioning',
+        description: expect.any(String),
+        persisted: false,
+        effective: false,
+        restart_required: false,
+      },
+      {
+        key: 'research',
+        label: 'Web research',
         description: expect.any(String),
         persisted: false,
         effective: false,

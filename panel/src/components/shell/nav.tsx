@@ -7,6 +7,7 @@ import {
   Inbox,
   KanbanSquare,
   type LucideIcon,
+  Megaphone,
   Settings,
 } from 'lucide-react';
 import { NavLink } from 'react-router';
@@ -19,6 +20,7 @@ export const NAV_ITEMS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/projects', label: 'Projects', icon: FolderGit2 },
   { to: '/usage', label: 'Usage', icon: BarChart3 },
   { to: '/notifications', label: 'Notifications', icon: Bell },
+  { to: '/social', label: 'Social', icon: Megaphone },
   { to: '/settings', label: 'Settings', icon: Settings },
 ];
 
