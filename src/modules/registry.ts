@@ -24,6 +24,7 @@ import { createMaintenanceModule, type MaintenanceModule } from './maintenance/i
 import { createNotificationsModule, type NotificationsModule } from './notifications/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import { createPrompterModule, type PrompterModule } from './prompter/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
 import type { SettingsModule } from './settings/index.js';
@@ -61,6 +62,7 @@ export interface Modules {
   companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
+  prompter: PrompterModule;
 }
 
 /**
@@ -145,6 +147,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     runSpend: (runs) => runSpend(platform.database.db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
+  const prompter = createPrompterModule(platform, { scheduler, providers, projects, products, tasks });
   return {
     agents,
     projects,
@@ -172,6 +175,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     companyGoals,
     dashboard,
     cockpit,
+    prompter,
   };
 }
 
