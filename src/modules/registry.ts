@@ -27,6 +27,7 @@ import { createProjectsModule, type ProjectsModule } from './projects/index.js';
 import { createPrompterModule, type PrompterModule } from './prompter/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
+import { createSecretaryModule, type SecretaryModule } from './secretary/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
@@ -63,6 +64,7 @@ export interface Modules {
   dashboard: DashboardModule;
   cockpit: CockpitModule;
   prompter: PrompterModule;
+  secretary: SecretaryModule;
 }
 
 /**
@@ -148,6 +150,14 @@ export async function createModules(platform: Platform, foundations: Foundations
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const prompter = createPrompterModule(platform, { scheduler, providers, projects, products, tasks });
+  const secretary = createSecretaryModule(platform, {
+    scheduler,
+    providers,
+    companyGoals,
+    tasks,
+    notifications,
+    agents,
+  });
   return {
     agents,
     projects,
@@ -176,6 +186,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     dashboard,
     cockpit,
     prompter,
+    secretary,
   };
 }
 
