@@ -1,5 +1,6 @@
 /** HTTP shapes the two live chats share (`/api/prompter/live/…`, `/api/secretary/live/…`). */
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/schema-types.js';
 
 export const SessionParams = Type.Object({
   sid: Type.String({
@@ -25,7 +26,7 @@ export const Stopped = Type.Object({ status: Type.Literal('ended') });
 
 export const SessionStatus = Type.Object({
   session_id: Type.String(),
-  status: Type.Union([Type.Literal('active'), Type.Literal('ended')]),
+  status: StringEnum(['active', 'ended']),
   ended_reason: Type.Union([Type.String(), Type.Null()], { description: '`stopped`, `idle`.' }),
   turns: Type.Integer({ description: 'Persisted turns (user, assistant, tool uses, drafts…).' }),
   busy: Type.Boolean({ description: 'A reply is being generated now.' }),
