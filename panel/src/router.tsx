@@ -27,6 +27,8 @@ export const router = createBrowserRouter([
       { path: '/projects/:slug', lazy: page(() => import('./routes/project-detail')) },
       { path: '/usage', lazy: page(() => import('./routes/usage')) },
       { path: '/notifications', lazy: page(() => import('./routes/notifications')) },
+      { path: '/intake', lazy: page(() => import('./routes/intake')) },
+      { path: '/secretary', lazy: page(() => import('./routes/secretary')) },
       { path: '/settings', lazy: page(() => import('./routes/settings')) },
       { path: '*', lazy: page(() => import('./routes/not-found')) },
     ],

@@ -3,10 +3,12 @@ import {
   BarChart3,
   Bell,
   Bot,
+  BriefcaseBusiness,
   FolderGit2,
   Inbox,
   KanbanSquare,
   type LucideIcon,
+  MessageSquarePlus,
   Settings,
 } from 'lucide-react';
 import { NavLink } from 'react-router';
@@ -19,6 +21,8 @@ export const NAV_ITEMS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/projects', label: 'Projects', icon: FolderGit2 },
   { to: '/usage', label: 'Usage', icon: BarChart3 },
   { to: '/notifications', label: 'Notifications', icon: Bell },
+  { to: '/intake', label: 'Intake', icon: MessageSquarePlus },
+  { to: '/secretary', label: 'Secretary', icon: BriefcaseBusiness },
   { to: '/settings', label: 'Settings', icon: Settings },
 ];
 
