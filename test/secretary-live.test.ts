@@ -131,6 +131,23 @@ describe('secretary live chat and directives', () => {
     expect(inbox.notifications.map((n) => n.subject)).toContain('From the CEO');
   });
 
+  it('a confirmed announcement reaches the whole roster', async () => {
+    const shown = await turnWithTool('announce', {
+      subject: 'Release freeze Friday',
+      body: 'No merges to main after 12:00 UTC on Friday.',
+      rationale: 'The CEO wants a quiet weekend.',
+    });
+    const confirmed = json<Directive & { result: { recipients: number } }>(
+      await post(`/api/secretary/directives/${shown.id}/confirm`),
+    );
+    expect(confirmed.status, confirmed.error ?? '').toBe('executed');
+    expect(confirmed.result.recipients).toBeGreaterThan(10);
+    const inbox = json<{ notifications: { subject: string }[] }>(
+      await get('/api/notifications', t.headersFor('main-pm', 'main_pm', 'main_pm')),
+    );
+    expect(inbox.notifications.map((n) => n.subject)).toContain('Release freeze Friday');
+  });
+
   it('approving a pitch without the pitches module fails with a clear message', async () => {
     const shown = await turnWithTool('approve_pitch', {
       pitch_id: 'pitch-1',

@@ -7,6 +7,10 @@ import type { ContentPart, ModelMessage } from '../../platform/llm/index.js';
 import type { Turn } from './store.js';
 
 export function modelMessages(turns: readonly Pick<Turn, 'kind' | 'data'>[]): ModelMessage[] {
+  // A tool use left without a result (a turn cut short) would be refused by the provider: skip it.
+  const answered = new Set(
+    turns.filter((t) => t.kind === 'tool_result').map((t) => String(t.data.tool_use_id)),
+  );
   const messages: { role: 'user' | 'assistant'; content: ContentPart[] }[] = [];
   const push = (role: 'user' | 'assistant', part: ContentPart) => {
     const last = messages.at(-1);
@@ -23,7 +27,13 @@ export function modelMessages(turns: readonly Pick<Turn, 'kind' | 'data'>[]): Mo
         if (d.text) push('assistant', { type: 'text', text: String(d.text) });
         break;
       case 'tool_use':
-        push('assistant', { type: 'tool_use', id: String(d.id), name: String(d.name), input: d.input ?? {} });
+        if (answered.has(String(d.id)))
+          push('assistant', {
+            type: 'tool_use',
+            id: String(d.id),
+            name: String(d.name),
+            input: d.input ?? {},
+          });
         break;
       case 'tool_result':
         push('user', {
@@ -37,15 +47,5 @@ export function modelMessages(turns: readonly Pick<Turn, 'kind' | 'data'>[]): Mo
         break;
     }
   }
-  // A chat whose last assistant tool use got no result (a turn cut short) would be refused by the
-  // provider: drop the dangling tool uses.
-  const answered = new Set(
-    messages.flatMap((m) => m.content.flatMap((p) => (p.type === 'tool_result' ? [p.tool_use_id] : []))),
-  );
-  return messages
-    .map((m) => ({
-      role: m.role,
-      content: m.content.filter((p) => p.type !== 'tool_use' || answered.has(p.id)),
-    }))
-    .filter((m) => m.content.length > 0);
+  return messages;
 }

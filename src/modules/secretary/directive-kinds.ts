@@ -133,7 +133,7 @@ export async function executeDirective(
       const recipients =
         (payload.recipients as string[] | undefined) ??
         (await deps.agents.service.list())
-          .filter((a) => a.role !== 'ceo')
+          .filter((a) => a.role !== 'ceo' && a.role !== 'system')
           .slice(0, 100)
           .map((a) => a.slug);
       const sent = await deps.notifications.service.send(
