@@ -123,6 +123,8 @@ describe('intake interviewer live chat', () => {
   });
 
   it('replays the persisted turns to a second stream (a page reload)', async () => {
+    const active = await t.app.inject({ method: 'GET', url: `${LIVE}/active`, headers: t.ceoHeaders });
+    expect(json(active)).toEqual({ active: true, session_id: sid });
     const reload = await stream(sid);
     await reload.waitFor((e) => e.event === 'ready');
     const kinds = reload.events.map((e) => e.event);

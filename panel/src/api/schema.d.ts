@@ -33519,6 +33519,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/prompter/live/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The prompter chat live now, if any
+         * @description So a second device (or a reload that lost its session id) joins it instead of starting another.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A session of this chat is live (on any device). */
+                            active: boolean;
+                            session_id: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/prompter/live/{sid}/stream": {
         parameters: {
             query?: never;
@@ -34323,6 +34402,85 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/secretary/live/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The secretary chat live now, if any
+         * @description So a second device (or a reload that lost its session id) joins it instead of starting another.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A session of this chat is live (on any device). */
+                            active: boolean;
+                            session_id: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -44,3 +44,8 @@ export const EventStream = Type.String({
     'then live events: `text_delta` {text}, the same turn events, `turn_end` after each reply, `ended` {reason} ' +
     'when the session ends (the stream then closes).',
 });
+
+export const ActiveSession = Type.Object({
+  active: Type.Boolean({ description: 'A session of this chat is live (on any device).' }),
+  session_id: Type.Union([Type.String(), Type.Null()]),
+});

@@ -7,7 +7,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireRole } from '../../platform/http/auth/index.js';
 import { authErrorResponses, errorResponse } from '../../platform/http/error-schema.js';
-import { Accepted, EventStream, MessageBody, SessionParams, SessionStatus, Stopped } from './api-schemas.js';
+import {
+  Accepted,
+  ActiveSession,
+  EventStream,
+  MessageBody,
+  SessionParams,
+  SessionStatus,
+  Stopped,
+} from './api-schemas.js';
 import type { ChatEvent, LiveChatBridge } from './bridge.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -32,6 +40,24 @@ export function registerLiveChatRoutes(
     for (const close of [...open]) close();
     bridge.closeAllStreams();
   });
+
+  api.get(
+    `${prefix}/active`,
+    {
+      preValidation: ceo,
+      schema: {
+        tags,
+        summary: `The ${what} chat live now, if any`,
+        description:
+          'So a second device (or a reload that lost its session id) joins it instead of starting another.',
+        response: { 200: ActiveSession, ...authErrorResponses },
+      },
+    },
+    async (request) => {
+      const row = await bridge.store.latestActive(request.identity!.id);
+      return { active: row !== null, session_id: row?.id ?? null };
+    },
+  );
 
   api.get(
     `${prefix}/:sid/stream`,

@@ -1,6 +1,6 @@
 /** The persisted half of a live chat: session rows and their ordered turns. */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, lt, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, max, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { liveChatSessions, liveChatTurns } from './schema.js';
@@ -43,6 +43,23 @@ export class LiveChatStore {
       .select()
       .from(liveChatSessions)
       .where(and(eq(liveChatSessions.id, id), eq(liveChatSessions.kind, this.kind)));
+    return row ?? null;
+  }
+
+  /** The owner's most recently active live session of this kind, or null. */
+  async latestActive(ownerId: string): Promise<SessionRow | null> {
+    const [row] = await this.db
+      .select()
+      .from(liveChatSessions)
+      .where(
+        and(
+          eq(liveChatSessions.kind, this.kind),
+          eq(liveChatSessions.ownerId, ownerId),
+          eq(liveChatSessions.status, 'active'),
+        ),
+      )
+      .orderBy(desc(liveChatSessions.lastActivityAt))
+      .limit(1);
     return row ?? null;
   }
 

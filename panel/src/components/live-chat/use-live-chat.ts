@@ -106,23 +106,34 @@ export function useLiveChat(
     [kind],
   );
 
-  // A reload re-attaches to a session the server still has alive.
+  // A reload re-attaches to a session the server still has alive; without a remembered one, a
+  // chat already live on another device is joined rather than a competing one started.
   useEffect(() => {
-    const stored = localStorage.getItem(storageKey(kind));
-    if (!stored) return;
-    const { sid, at } = JSON.parse(stored) as { sid: string; at: number };
-    if (Date.now() - at > TTL_MS) {
-      localStorage.removeItem(storageKey(kind));
-      return;
-    }
-    void fetchClient
-      .GET(path(kind, '/api/prompter/live/{sid}/status'), { params: { path: { sid } } })
-      .then(({ data }) => {
-        if (data?.status === 'active') {
-          setSessionId(sid);
-          attach(sid);
-        } else localStorage.removeItem(storageKey(kind));
+    const join = (sid: string) => {
+      remember(kind, sid);
+      setSessionId(sid);
+      attach(sid);
+    };
+    const joinActive = () =>
+      fetchClient.GET(path(kind, '/api/prompter/live/active')).then(({ data }) => {
+        if (data?.active && data.session_id) join(data.session_id);
       });
+    const stored = localStorage.getItem(storageKey(kind));
+    const { sid, at } = stored ? (JSON.parse(stored) as { sid: string; at: number }) : { sid: '', at: 0 };
+    if (!sid || Date.now() - at > TTL_MS) {
+      localStorage.removeItem(storageKey(kind));
+      void joinActive();
+    } else {
+      void fetchClient
+        .GET(path(kind, '/api/prompter/live/{sid}/status'), { params: { path: { sid } } })
+        .then(({ data }) => {
+          if (data?.status === 'active') join(sid);
+          else {
+            localStorage.removeItem(storageKey(kind));
+            return joinActive();
+          }
+        });
+    }
     return () => source.current?.close();
   }, [kind, attach]);
 
