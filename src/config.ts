@@ -490,6 +490,13 @@ export const settings = {
     86_400,
     'Backoff base between re-escalations of an unacked notification (doubling, capped at 24 h).',
   ),
+  liveChatIdleSeconds: int(
+    'GAFFER_LIVE_CHAT_IDLE_SECONDS',
+    1800,
+    60,
+    86_400,
+    'Seconds a live chat (intake interviewer, secretary) may go without a turn before it is ended.',
+  ),
   notificationSweepIntervalSeconds: int(
     'GAFFER_NOTIFICATION_SWEEP_INTERVAL_SECONDS',
     60,

@@ -28,6 +28,8 @@ export const router = createBrowserRouter([
       { path: '/usage', lazy: page(() => import('./routes/usage')) },
       { path: '/notifications', lazy: page(() => import('./routes/notifications')) },
       { path: '/social', lazy: page(() => import('./routes/social')) },
+      { path: '/intake', lazy: page(() => import('./routes/intake')) },
+      { path: '/secretary', lazy: page(() => import('./routes/secretary')) },
       { path: '/settings', lazy: page(() => import('./routes/settings')) },
       { path: '*', lazy: page(() => import('./routes/not-found')) },
     ],

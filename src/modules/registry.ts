@@ -33,9 +33,11 @@ import {
 import { createPitchesModule, type PitchesModule } from './pitches/index.js';
 import { createProductsModule, type ProductsModule } from './products/index.js';
 import { createProjectsModule, type ProjectsModule } from './projects/index.js';
+import { createPrompterModule, type PrompterModule } from './prompter/index.js';
 import { createProvidersModule, type ProvidersModule } from './providers/index.js';
 import { createResearchModule, type ResearchModule } from './research/index.js';
 import { createRuntimeModule, type RuntimeModule } from './runtime/index.js';
+import { createSecretaryModule, type SecretaryModule } from './secretary/index.js';
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
@@ -78,6 +80,8 @@ export interface Modules {
   optimal: OptimalModule;
   research: ResearchModule;
   xPosts: XPostsModule;
+  prompter: PrompterModule;
+  secretary: SecretaryModule;
 }
 
 /**
@@ -196,6 +200,18 @@ export async function createModules(platform: Platform, foundations: Foundations
   });
   const research = createResearchModule(platform, { settings });
   const xPosts = createXPostsModule(platform, { notifications });
+  const prompter = createPrompterModule(platform, { scheduler, providers, projects, products, tasks });
+  const secretary = createSecretaryModule(platform, {
+    scheduler,
+    providers,
+    companyGoals,
+    tasks,
+    notifications,
+    agents,
+    // A confirmed directive approves the pitch as the CEO who confirmed it.
+    approvePitch: async (id, notes, identity) =>
+      pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
+  });
   return {
     agents,
     projects,
@@ -229,6 +245,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     optimal,
     research,
     xPosts,
+    prompter,
+    secretary,
   };
 }
 

@@ -10,7 +10,7 @@ import type { AgentsModule } from '../agents/index.js';
 import { registerCompanyGoalsRoutes } from './routes.js';
 import { CompanyGoalsService } from './service.js';
 
-export { ObjectiveSchema } from './api-schemas.js';
+export { CompanyGoalsUpdate as CompanyGoalsUpdateSchema, ObjectiveSchema } from './api-schemas.js';
 export type { Objective } from './schema.js';
 export { companyGoalChanges, companyGoals } from './schema.js';
 export type { CompanyGoalChange, CompanyGoals, CompanyGoalsUpdate } from './service.js';

@@ -12,7 +12,7 @@ import type { ProjectsModule } from '../projects/index.js';
 import type { FeatureFlags } from '../settings/index.js';
 import type { TasksModule } from '../tasks/index.js';
 import { LocalRepositories } from './repositories.js';
-import { registerPitchesRoutes } from './routes.js';
+import { provisioningDisabled, registerPitchesRoutes } from './routes.js';
 import { type PitchActor, PitchesService, type PitchView } from './service.js';
 
 export { PITCH_CELLS, PITCH_STATUSES } from './rules.js';
@@ -62,7 +62,10 @@ export function createPitchesModule(platform: Platform, deps: PitchesDeps): Pitc
   });
   return {
     service,
-    approve: (id, notes, actor) => service.approve(id, notes, actor),
+    approve: (id, notes, actor) => {
+      if (!deps.flags.isEnabled('provisioning')) return Promise.reject(provisioningDisabled());
+      return service.approve(id, notes, actor);
+    },
     registerRoutes: (app) =>
       registerPitchesRoutes(
         app,

@@ -28,6 +28,16 @@ const conflictResponse = errorResponse(
   '`provisioning_disabled` (the flag is off), `slug_taken`, or `pitch_decided` (only a proposed pitch is decided).',
 );
 
+/** The 409 of every pitch route and of a directive approving a pitch while the flag is off. */
+export const provisioningDisabled = () =>
+  new AppError(
+    409,
+    'provisioning_disabled',
+    'pitch provisioning is disabled',
+    undefined,
+    'Turn on the `provisioning` feature flag (PUT /api/settings/provisioning) and restart.',
+  );
+
 export function registerPitchesRoutes(
   app: FastifyInstance,
   service: PitchesService,
@@ -36,15 +46,7 @@ export function registerPitchesRoutes(
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const gate: preValidationAsyncHookHandler = async () => {
-    if (!enabled()) {
-      throw new AppError(
-        409,
-        'provisioning_disabled',
-        'pitch provisioning is disabled',
-        undefined,
-        'Turn on the `provisioning` feature flag (PUT /api/settings/provisioning) and restart.',
-      );
-    }
+    if (!enabled()) throw provisioningDisabled();
   };
   const guard = (...roles: Parameters<typeof requireRole>) => ({
     preValidation: [requireIdentity, gate, requireRole(...roles)],

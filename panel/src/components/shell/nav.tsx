@@ -3,11 +3,13 @@ import {
   BarChart3,
   Bell,
   Bot,
+  BriefcaseBusiness,
   FolderGit2,
   Inbox,
   KanbanSquare,
   type LucideIcon,
   Megaphone,
+  MessageSquarePlus,
   Settings,
 } from 'lucide-react';
 import { NavLink } from 'react-router';
@@ -21,6 +23,8 @@ export const NAV_ITEMS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/usage', label: 'Usage', icon: BarChart3 },
   { to: '/notifications', label: 'Notifications', icon: Bell },
   { to: '/social', label: 'Social', icon: Megaphone },
+  { to: '/intake', label: 'Intake', icon: MessageSquarePlus },
+  { to: '/secretary', label: 'Secretary', icon: BriefcaseBusiness },
   { to: '/settings', label: 'Settings', icon: Settings },
 ];
 

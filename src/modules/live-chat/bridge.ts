@@ -1,0 +1,281 @@
+/**
+ * The live-chat bridge both chats share. A session is (kind, owner CEO, scope): its turns are
+ * persisted (store.ts) and its live part is in memory here: who is listening on the stream, whether
+ * a reply is being generated and the text streamed so far. Each user turn runs the model (the
+ * roster agent's routed provider) with the whole conversation and the chat's tools; text streams
+ * out as `text_delta`, each tool use is answered by the chat (a draft, a directive…) and the model
+ * goes on until it stops asking for tools; `turn_end` closes every turn.
+ */
+
+import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import type { ModelClient, ModelTool, ToolCall } from '../../platform/llm/index.js';
+import { messageOf } from '../../platform/message-of.js';
+import { modelMessages } from './conversation.js';
+import type { LiveChatStore, SessionRow, Turn } from './store.js';
+
+/** One server-sent event; `id` is the persisted turn's seq. */
+export interface ChatEvent {
+  event: string;
+  data: Record<string, unknown>;
+  id?: number;
+}
+
+export interface ToolOutcome {
+  /** What the model reads as the tool's result. */
+  result: string;
+  isError?: boolean;
+  /** Turns to persist and show the CEO (`draft`, `batch`, `directive`). */
+  shown?: { kind: string; data: Record<string, unknown> }[];
+}
+
+/** What makes a chat this chat: its roster agent, its prompt and its tools. */
+export interface ChatAgent {
+  /** The roster agent the model runs as (its provider route applies). */
+  subject: { id: string; role: string };
+  systemPrompt(session: SessionRow): Promise<string>;
+  tools: ModelTool[];
+  useTool(session: SessionRow, call: ToolCall): Promise<ToolOutcome>;
+}
+
+export interface LiveChatBridgeDeps {
+  /** providers.service.clientFor: a 409 `no_model_provider` when no provider is routed. */
+  clientFor(subject: { id: string; role: string }): Promise<ModelClient>;
+  /** A session without a turn for this long is ended by the reaper. */
+  idleMs: number;
+}
+
+export interface StreamListener {
+  send(event: ChatEvent): void;
+  close(): void;
+}
+
+interface LivePart {
+  listeners: Set<StreamListener>;
+  busy: boolean;
+  partial: string;
+  abort: AbortController | null;
+}
+
+/** Model rounds one user turn may take (each tool use answered, then the model goes on). */
+const MAX_ROUNDS = 4;
+
+/** Persisted turns as the events a (re)attached stream replays. */
+export const replayEvent = (turn: Turn): ChatEvent => ({ event: turn.kind, data: turn.data, id: turn.seq });
+
+export class LiveChatBridge {
+  private readonly live = new Map<string, LivePart>();
+
+  constructor(
+    readonly store: LiveChatStore,
+    private readonly agent: ChatAgent,
+    private readonly deps: LiveChatBridgeDeps,
+  ) {}
+
+  /** Opens a session; 409 `no_model_provider` (nothing written) when the agent has no provider. */
+  async start(ownerId: string, scope: Record<string, unknown>, initialMessage?: string): Promise<SessionRow> {
+    await this.deps.clientFor(this.agent.subject);
+    const row = await this.store.create(ownerId, scope);
+    if (initialMessage?.trim()) await this.send(row.id, ownerId, initialMessage);
+    return row;
+  }
+
+  /** The caller's session; 404 for an unknown id or someone else's. */
+  async session(id: string, ownerId: string): Promise<SessionRow> {
+    const row = await this.store.find(id);
+    if (!row || row.ownerId !== ownerId) throw notFound(`no live chat session ${id}`);
+    return row;
+  }
+
+  /** The caller's session while it is live; 409 `session_ended` once it ended. */
+  async activeSession(id: string, ownerId: string): Promise<SessionRow> {
+    const row = await this.session(id, ownerId);
+    if (row.status !== 'active')
+      throw conflict(
+        'session_ended',
+        `the live chat session ${id} has ended (${row.endedReason ?? 'ended'})`,
+      );
+    return row;
+  }
+
+  async status(id: string, ownerId: string) {
+    const row = await this.session(id, ownerId);
+    return {
+      session_id: row.id,
+      status: row.status as 'active' | 'ended',
+      ended_reason: row.endedReason,
+      turns: await this.store.countTurns(row.id),
+      busy: this.live.get(row.id)?.busy ?? false,
+      scope: row.scope,
+      draft: row.draft ?? null,
+      last_activity_at: row.lastActivityAt.toISOString(),
+    };
+  }
+
+  /** A user turn: persisted, then the reply generated in the background. 409 while one is running. */
+  async send(id: string, ownerId: string, text: string): Promise<void> {
+    const row = await this.activeSession(id, ownerId);
+    const live = this.liveOf(id);
+    if (live.busy) throw conflict('turn_in_progress', 'the assistant is still answering the last message');
+    live.busy = true;
+    live.abort = new AbortController();
+    try {
+      await this.record(id, 'user', { text });
+    } catch (error) {
+      live.busy = false;
+      throw error;
+    }
+    void this.runTurn(row, live, live.abort.signal);
+  }
+
+  /** Ends the session now: the reply in flight is cancelled and open streams close. */
+  async stop(id: string, ownerId: string): Promise<void> {
+    await this.session(id, ownerId);
+    await this.store.end(id, 'stopped');
+    this.closeLive(id, 'stopped');
+  }
+
+  /** Ends the sessions idle longer than the setting (the reaper loop's pass); their ids. */
+  async reapIdle(now: Date): Promise<string[]> {
+    const ids = await this.store.endIdle(new Date(now.getTime() - this.deps.idleMs));
+    for (const id of ids) this.closeLive(id, 'idle');
+    return ids;
+  }
+
+  /**
+   * Attaches a stream: the persisted turns first, then what is being streamed now, then live
+   * events. An ended session replays and closes.
+   */
+  async attach(id: string, ownerId: string, listener: StreamListener): Promise<() => void> {
+    const row = await this.session(id, ownerId);
+    const live = this.liveOf(id);
+    const buffered: ChatEvent[] = [];
+    const buffering: StreamListener = { send: (e) => buffered.push(e), close: () => undefined };
+    live.listeners.add(buffering);
+    const partial = live.partial;
+    const turns = await this.store.turns(id);
+    live.listeners.delete(buffering);
+    for (const turn of turns) listener.send(replayEvent(turn));
+    const lastSeq = turns.at(-1)?.seq ?? 0;
+    if (partial) listener.send({ event: 'text_delta', data: { text: partial } });
+    for (const event of buffered) if (event.id === undefined || event.id > lastSeq) listener.send(event);
+    const fresh = await this.store.find(id);
+    listener.send({
+      event: 'ready',
+      data: { status: fresh?.status ?? row.status, busy: live.busy, turns: turns.length },
+    });
+    if (fresh?.status !== 'active') {
+      listener.send({ event: 'ended', data: { reason: fresh?.endedReason ?? 'ended' } });
+      listener.close();
+      return () => undefined;
+    }
+    live.listeners.add(listener);
+    return () => live.listeners.delete(listener);
+  }
+
+  /** Persists a turn the chat adds itself (a confirmation) and shows it on open streams. */
+  async record(id: string, kind: string, data: Record<string, unknown>): Promise<Turn> {
+    const turn = await this.store.append(id, kind, data);
+    this.emit(id, replayEvent(turn));
+    return turn;
+  }
+
+  /** Ends every open stream (the server is shutting down). */
+  closeAllStreams(): void {
+    for (const live of this.live.values()) {
+      live.abort?.abort();
+      for (const listener of live.listeners) listener.close();
+      live.listeners.clear();
+    }
+  }
+
+  private liveOf(id: string): LivePart {
+    let live = this.live.get(id);
+    if (!live) {
+      live = { listeners: new Set(), busy: false, partial: '', abort: null };
+      this.live.set(id, live);
+    }
+    return live;
+  }
+
+  private emit(id: string, event: ChatEvent): void {
+    for (const listener of this.live.get(id)?.listeners ?? []) listener.send(event);
+  }
+
+  private closeLive(id: string, reason: string): void {
+    const live = this.live.get(id);
+    if (!live) return;
+    live.abort?.abort();
+    this.emit(id, { event: 'ended', data: { reason } });
+    for (const listener of live.listeners) listener.close();
+    this.live.delete(id);
+  }
+
+  private async runTurn(row: SessionRow, live: LivePart, signal: AbortSignal): Promise<void> {
+    const id = row.id;
+    try {
+      const client = await this.deps.clientFor(this.agent.subject);
+      for (let round = 0; round < MAX_ROUNDS && !signal.aborted; round++) {
+        const session = (await this.store.find(id)) ?? row;
+        const request = {
+          system: await this.agent.systemPrompt(session),
+          messages: modelMessages(await this.store.turns(id)),
+          tools: this.agent.tools,
+          maxTokens: 2048,
+        };
+        const calls: ToolCall[] = [];
+        live.partial = '';
+        for await (const event of client.stream(request, { signal })) {
+          if (event.type === 'text_delta') {
+            live.partial += event.text;
+            this.emit(id, { event: 'text_delta', data: { text: event.text } });
+          } else if (event.type === 'tool_use') {
+            calls.push({ id: event.id, name: event.name, input: event.input });
+          }
+        }
+        if (live.partial) await this.store.append(id, 'text', { text: live.partial });
+        live.partial = '';
+        if (calls.length === 0) break;
+        for (const call of calls) await this.answerTool(session, call);
+      }
+    } catch (error) {
+      if (!signal.aborted) await this.recordError(id, error);
+    } finally {
+      live.partial = '';
+      live.busy = false;
+      live.abort = null;
+      this.emit(id, { event: 'turn_end', data: {} });
+    }
+  }
+
+  private async answerTool(session: SessionRow, call: ToolCall): Promise<void> {
+    const id = session.id;
+    await this.record(id, 'tool_use', { id: call.id, name: call.name, input: call.input as never });
+    let outcome: ToolOutcome;
+    try {
+      outcome = await this.agent.useTool(session, call);
+    } catch (error) {
+      outcome = { result: messageOf(error), isError: true };
+    }
+    for (const shown of outcome.shown ?? []) await this.record(id, shown.kind, shown.data);
+    await this.record(id, 'tool_result', {
+      tool_use_id: call.id,
+      name: call.name,
+      content: outcome.result,
+      ...(outcome.isError ? { is_error: true } : {}),
+    });
+  }
+
+  private async recordError(id: string, error: unknown): Promise<void> {
+    const data: Record<string, unknown> = { message: messageOf(error) };
+    if (error instanceof AppError) {
+      data.code = error.code;
+      if (error.remediate) data.remediate = error.remediate;
+    }
+    if (error && typeof error === 'object' && 'kind' in error) data.kind = String(error.kind);
+    try {
+      await this.record(id, 'error', data);
+    } catch {
+      this.emit(id, { event: 'error', data });
+    }
+  }
+}
