@@ -148,7 +148,7 @@ describe('secretary live chat and directives', () => {
     expect(inbox.notifications.map((n) => n.subject)).toContain('Release freeze Friday');
   });
 
-  it('approving a pitch without the pitches module fails with a clear message', async () => {
+  it('approving a pitch while pitch provisioning is off fails, naming the flag', async () => {
     const shown = await turnWithTool('approve_pitch', {
       pitch_id: 'pitch-1',
       notes: 'go',
@@ -156,7 +156,7 @@ describe('secretary live chat and directives', () => {
     });
     const confirmed = json<Directive>(await post(`/api/secretary/directives/${shown.id}/confirm`));
     expect(confirmed.status).toBe('failed');
-    expect(confirmed.error).toMatch(/pitches module/);
+    expect(confirmed.error).toMatch(/pitch provisioning is disabled/);
   });
 
   it('the queue is the CEO’s alone; unknown directives are a 404', async () => {

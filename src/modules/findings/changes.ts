@@ -1,11 +1,11 @@
 /**
  * A named read for indexers (retrieval): the findings changed after a cursor, in (updated_at, id)
- * order, with their task's title and project. Times compare at millisecond precision, the
+ * order, with their task's title and project (the tasks module's `taskLabels`). Times compare at millisecond precision, the
  * precision a JavaScript Date carries back as the cursor.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { tasks } from '../tasks/schema.js';
+import { taskLabels } from '../tasks/index.js';
 import { taskFindings } from './schema.js';
 
 export interface FindingChange {
@@ -38,8 +38,6 @@ export async function findingChangesSince(
     .select({
       id: taskFindings.id,
       taskId: taskFindings.taskId,
-      taskTitle: tasks.title,
-      projectId: tasks.projectId,
       origin: taskFindings.origin,
       severity: taskFindings.severity,
       status: taskFindings.status,
@@ -54,7 +52,6 @@ export async function findingChangesSince(
       updatedAt: sql<string>`${changedAt}`,
     })
     .from(taskFindings)
-    .innerJoin(tasks, eq(tasks.id, taskFindings.taskId))
     .where(
       after
         ? sql`(${changedAt}, ${taskFindings.id}::text) > (${after.at.toISOString()}::timestamptz, ${after.ref})`
@@ -62,5 +59,14 @@ export async function findingChangesSince(
     )
     .orderBy(asc(changedAt), asc(sql`${taskFindings.id}::text`))
     .limit(limit);
-  return rows.map((row) => ({ ...row, updatedAt: new Date(row.updatedAt) }));
+  const labels = await taskLabels(
+    db,
+    rows.map((row) => row.taskId),
+  );
+  return rows.map((row) => ({
+    ...row,
+    taskTitle: labels.get(row.taskId)?.title ?? '',
+    projectId: labels.get(row.taskId)?.projectId ?? null,
+    updatedAt: new Date(row.updatedAt),
+  }));
 }

@@ -4,7 +4,7 @@
  * levels at most, so a few primary-key reads), the project a task belongs to (the usage ledger), and
  * the open tasks an engine opened (its source), with their machine markers.
  */
-import { and, desc, eq, notInArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import { TERMINAL_STATES } from '../lifecycle/index.js';
@@ -68,4 +68,18 @@ export function openTasksFromSource(db: Db, source: string) {
 export async function taskExists(db: Db | Tx, taskId: string): Promise<boolean> {
   const rows = await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId)).limit(1);
   return rows.length > 0;
+}
+
+/** Title and project of each of the given tasks, keyed by id (for labels: indexers, citations). */
+export async function taskLabels(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { title: string; projectId: string | null }>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: tasks.id, title: tasks.title, projectId: tasks.projectId })
+    .from(tasks)
+    .where(inArray(tasks.id, unique));
+  return new Map(rows.map((row) => [row.id, { title: row.title, projectId: row.projectId }]));
 }
