@@ -8,11 +8,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { AgentsModule } from '../agents/index.js';
+import type { KnowledgeSource } from '../optimal/index.js';
 import type { ProjectsModule } from '../projects/index.js';
 import type { TasksModule } from '../tasks/index.js';
 import type { WorkspacesModule } from '../workspaces/index.js';
 import { registerDocsRoutes } from './routes.js';
-import { DocsService, type KnowledgeCursor, type KnowledgeItem } from './service.js';
+import { DocsService } from './service.js';
 
 export { DOC_TYPES, type DocType, pathProblem, writeProblem } from './rules.js';
 export { docs } from './schema.js';
@@ -21,10 +22,7 @@ export { DocsService };
 
 export interface DocsModule {
   service: DocsService;
-  knowledgeSource: {
-    kind: 'doc';
-    changedSince(after: KnowledgeCursor | null, limit: number): Promise<KnowledgeItem[]>;
-  };
+  knowledgeSource: KnowledgeSource;
   registerRoutes(app: FastifyInstance): void;
 }
 

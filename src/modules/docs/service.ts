@@ -11,6 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
+import type { KnowledgeCursor, KnowledgeItem } from '../optimal/index.js';
 import type { ProjectRow } from '../projects/index.js';
 import type { TaskView } from '../tasks/index.js';
 import { type TaskFileInput, type TaskFileResult, workspaceTask } from '../workspaces/index.js';
@@ -61,22 +62,6 @@ export interface DocFilter {
   doc_type?: DocType | undefined;
   limit: number;
   offset: number;
-}
-
-export interface KnowledgeCursor {
-  at: Date;
-  ref: string;
-}
-
-export interface KnowledgeItem {
-  source: string;
-  ref: string;
-  project_id: string | null;
-  title: string;
-  body: string;
-  updated_at: Date;
-  deleted: boolean;
-  url?: string;
 }
 
 type Row = typeof docs.$inferSelect;

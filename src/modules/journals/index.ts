@@ -7,9 +7,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../../platform/context.js';
 import type { AgentsModule } from '../agents/index.js';
+import type { KnowledgeSource } from '../optimal/index.js';
 import type { JournalReader } from './access.js';
 import { registerJournalsRoutes } from './routes.js';
-import { JournalsService, type KnowledgeCursor, type KnowledgeItem } from './service.js';
+import { JournalsService } from './service.js';
 
 export { type JournalReader, mayReadJournal } from './access.js';
 export { ENTRY_TYPES, type EntryType } from './rules.js';
@@ -21,10 +22,7 @@ export interface JournalsModule {
   service: JournalsService;
   /** Whether `reader` may read the journal of the agent `authorId` (UUID or slug) names. */
   canReadJournalOf(reader: JournalReader, authorId: string): Promise<boolean>;
-  knowledgeSource: {
-    kind: 'journal';
-    changedSince(after: KnowledgeCursor | null, limit: number): Promise<KnowledgeItem[]>;
-  };
+  knowledgeSource: KnowledgeSource;
   registerRoutes(app: FastifyInstance): void;
 }
 

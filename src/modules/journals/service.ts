@@ -9,6 +9,7 @@ import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { AppError, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
+import type { KnowledgeCursor, KnowledgeItem } from '../optimal/index.js';
 import { type JournalAuthor, type JournalReader, mayReadJournal, readScope } from './access.js';
 import { type EntryType, entryTitle, MIN_CONTENT } from './rules.js';
 import { journalEntries } from './schema.js';
@@ -45,22 +46,6 @@ export interface EntryFilter {
   entry_type?: EntryType | undefined;
   limit: number;
   cursor?: string | undefined;
-}
-
-export interface KnowledgeCursor {
-  at: Date;
-  ref: string;
-}
-
-export interface KnowledgeItem {
-  source: string;
-  ref: string;
-  project_id: string | null;
-  title: string;
-  body: string;
-  updated_at: Date;
-  deleted: boolean;
-  url?: string;
 }
 
 type Row = typeof journalEntries.$inferSelect;
