@@ -16,7 +16,7 @@ import { type Db, queryRows } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, ratio, report } from './support.js';
+import { interleavedTimings, onScratchDatabase, quantileMs, ratio, report } from './support.js';
 
 const CHUNKS = Number(process.env.BENCH_SEARCH_CHUNKS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
@@ -57,11 +57,6 @@ async function seed(db: Db): Promise<number> {
 
 const rawSql = (db: Db) => queryRows(db, fullTextQuery(QUERY, LIMIT * 3, sql`true`)); // the route's candidates for limit 10
 
-const p = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100;
-};
-
 async function onDatabase(databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-search-'));
   const server = await startServer(
@@ -88,27 +83,17 @@ async function onDatabase(databaseUrl: string | undefined) {
       sql`select count(*)::int as n from optimal_chunks where tsv @@ websearch_to_tsquery('english', ${QUERY})`,
     );
     for (let i = 0; i < 3; i++) await rawSql(db); // warm-up
-    const routeMs: number[] = [];
-    const sqlMs: number[] = [];
-    // Interleaved, so both see the same caches and the same neighbours on the machine.
-    for (let i = 0; i < SAMPLES; i++) {
-      let started = performance.now();
-      await route();
-      routeMs.push(performance.now() - started);
-      started = performance.now();
-      await rawSql(db);
-      sqlMs.push(performance.now() - started);
-    }
-    const route99 = p(routeMs, 0.99);
-    const sql99 = p(sqlMs, 0.99);
+    const { route: routeMs, baseline: sqlMs } = await interleavedTimings(SAMPLES, route, () => rawSql(db));
+    const route99 = quantileMs(routeMs, 0.99);
+    const sql99 = quantileMs(sqlMs, 0.99);
     return {
       seed_ms: seedMs,
       query: QUERY,
       matching_chunks: matching[0]?.n ?? 0,
       results: first.results.length,
       mode: first.mode,
-      route: { p50_ms: p(routeMs, 0.5), p99_ms: route99 },
-      raw_sql: { p50_ms: p(sqlMs, 0.5), p99_ms: sql99 },
+      route: { p50_ms: quantileMs(routeMs, 0.5), p99_ms: route99 },
+      raw_sql: { p50_ms: quantileMs(sqlMs, 0.5), p99_ms: sql99 },
       ratio_p99: Math.round((route99 / sql99) * 100) / 100,
     };
   } finally {

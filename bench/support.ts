@@ -157,6 +157,33 @@ export const median = (values: readonly number[]): number => {
       : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The `q` quantile (0–1) of `samples` in milliseconds, rounded to hundredths. */
+export const quantileMs = (samples: readonly number[], q: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100;
+};
+
+/**
+ * `samples` timings (ms) of a route and of its baseline, taken in turn, so both see the same caches
+ * and the same neighbours on the machine.
+ */
+export async function interleavedTimings(
+  samples: number,
+  route: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+): Promise<{ route: number[]; baseline: number[] }> {
+  const timings = { route: [] as number[], baseline: [] as number[] };
+  for (let i = 0; i < samples; i++) {
+    let started = performance.now();
+    await route();
+    timings.route.push(performance.now() - started);
+    started = performance.now();
+    await baseline();
+    timings.baseline.push(performance.now() - started);
+  }
+  return timings;
+}
+
 /** One HTTP target of an interleaved comparison. */
 export interface Contender {
   name: string;

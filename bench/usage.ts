@@ -14,7 +14,7 @@ import { type Db, queryRows } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, ratio, report } from './support.js';
+import { interleavedTimings, onScratchDatabase, quantileMs, ratio, report } from './support.js';
 
 const ROWS = Number(process.env.BENCH_USAGE_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
@@ -64,11 +64,6 @@ async function handWritten(db: Db): Promise<unknown> {
   return row;
 }
 
-const p = (samples: number[], q: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 100) / 100;
-};
-
 async function onDatabase(databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-usage-'));
   const server = await startServer(
@@ -86,24 +81,16 @@ async function onDatabase(databaseUrl: string | undefined) {
     };
     const first = await route();
     for (let i = 0; i < 3; i++) await handWritten(db); // warm-up
-    const routeMs: number[] = [];
-    const sqlMs: number[] = [];
-    // Interleaved, so both see the same caches and the same neighbours on the machine.
-    for (let i = 0; i < SAMPLES; i++) {
-      let started = performance.now();
-      await route();
-      routeMs.push(performance.now() - started);
-      started = performance.now();
-      await handWritten(db);
-      sqlMs.push(performance.now() - started);
-    }
-    const route99 = p(routeMs, 0.99);
-    const sql99 = p(sqlMs, 0.99);
+    const { route: routeMs, baseline: sqlMs } = await interleavedTimings(SAMPLES, route, () =>
+      handWritten(db),
+    );
+    const route99 = quantileMs(routeMs, 0.99);
+    const sql99 = quantileMs(sqlMs, 0.99);
     return {
       seed_ms: seedMs,
       calls_in_period: first.calls,
-      route: { p50_ms: p(routeMs, 0.5), p99_ms: route99 },
-      hand_written_sql: { p50_ms: p(sqlMs, 0.5), p99_ms: sql99 },
+      route: { p50_ms: quantileMs(routeMs, 0.5), p99_ms: route99 },
+      hand_written_sql: { p50_ms: quantileMs(sqlMs, 0.5), p99_ms: sql99 },
       ratio_p99: Math.round((route99 / sql99) * 100) / 100,
     };
   } finally {
