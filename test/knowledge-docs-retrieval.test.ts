@@ -11,9 +11,9 @@ import { projects } from '../src/modules/projects/index.js';
 import { GitRunner, lsRemote, openRepo } from '../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
 import { insertTask } from './fixtures-task-rows.js';
-import { routeToFake } from './optimal-support.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
+import { routeFakeProvider } from './support/live-chat.js';
 
 let t: TestApp;
 let fake: FakeLlm;
@@ -92,7 +92,7 @@ describe('knowledge across modules', () => {
       'Ledger export guide (docs/guide/ledger-export.md)',
     ]);
 
-    await routeToFake(t, fake);
+    await routeFakeProvider(t, fake);
     fake.script({ kind: 'reply', text: 'Nightly at 02:00 UTC, one CSV row per entry [1].' });
     const asked = await t.app.inject({
       method: 'POST',

@@ -10,9 +10,10 @@ import { createOptimalModule, type OptimalModule } from '../src/modules/optimal/
 import { clientFor, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
 import { createScheduler } from '../src/platform/scheduler/index.js';
 import { insertProject } from './fixtures-task-rows.js';
-import { filler, memorySource, routeToFake } from './optimal-support.js';
+import { filler, memorySource } from './optimal-support.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
+import { routeFakeProvider } from './support/live-chat.js';
 
 interface Result {
   source: string;
@@ -220,7 +221,7 @@ describe('indexing and search', () => {
     expect(none.vector.available).toBe(pglite);
     if (!pglite) expect(none.vector.reason).toMatch(/pgvector/);
 
-    await routeToFake(t, fake);
+    await routeFakeProvider(t, fake);
     const set = await t.app.inject({
       method: 'PUT',
       url: '/api/settings/embedding_model',

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, taskBody, taskOf } from '../src/modules/tasks/test-fixtures.js';
 import { insertProject } from './fixtures-task-rows.js';
-import { routeToFake } from './optimal-support.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
+import { routeFakeProvider } from './support/live-chat.js';
 
 let t: TestApp;
 let fake: FakeLlm;
@@ -58,7 +58,7 @@ describe('rag/query', () => {
       ),
     );
     await t.modules.optimal.indexNow();
-    await routeToFake(t, fake);
+    await routeFakeProvider(t, fake);
     fake.script({ kind: 'reply', text: 'Rotate them with a rolling restart, one broker at a time [1].' });
 
     const answered = await ask({ question: 'How do we rotate the zanzibar certificates?' });

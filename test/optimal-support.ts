@@ -1,8 +1,6 @@
 /** Helpers of the optimal suites: a knowledge source the test controls, a fake provider wired in. */
 
 import type { KnowledgeCursor, KnowledgeItem, KnowledgeSource } from '../src/modules/optimal/index.js';
-import type { TestApp } from './support/app.js';
-import type { FakeLlm } from './support/fake-llm/index.js';
 
 /** A source over an in-memory list: `put` changes an item, `remove` leaves a tombstone. */
 export function memorySource(kind: string) {
@@ -48,30 +46,6 @@ export function memorySource(kind: string) {
       items.set(ref, { ...item, body: '', updated_at: next(), deleted: true });
     },
   };
-}
-
-/** Adds the fake as an OpenAI-compatible provider and routes everyone (system role included) to it. */
-export async function routeToFake(t: TestApp, fake: FakeLlm): Promise<void> {
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/providers',
-    headers: t.ceoHeaders,
-    payload: {
-      name: 'fake',
-      kind: 'openai',
-      base_url: `${fake.url}/v1`,
-      default_model: 'fake-small',
-      api_key: 'test-key',
-    },
-  });
-  if (created.statusCode !== 201) throw new Error(created.body);
-  const routed = await t.app.inject({
-    method: 'PUT',
-    url: '/api/providers/routing',
-    headers: t.ceoHeaders,
-    payload: { global: { provider: 'fake' } },
-  });
-  if (routed.statusCode >= 300) throw new Error(routed.body);
 }
 
 /** A paragraph of filler that matches no test query, to make bodies span several chunks. */

@@ -1,4 +1,4 @@
-/** Shared steps of the live-chat suites: a listening app and the fake provider routed for everyone. */
+/** Shared steps of the live-chat and retrieval suites: a listening app and the fake provider routed for everyone. */
 import type { TestApp } from './app.js';
 import type { FakeLlm } from './fake-llm/index.js';
 
