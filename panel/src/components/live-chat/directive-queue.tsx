@@ -74,7 +74,7 @@ export function DirectiveQueue() {
               </label>
               <input
                 id={`reason-${d.id}`}
-                className="h-8 w-64 rounded-md border border-border bg-surface px-2"
+                className="h-8 min-w-0 flex-1 rounded-md border border-border bg-surface px-2"
                 placeholder="Reason (optional)"
                 value={reasons[d.id] ?? ''}
                 onChange={(e) => setReasons((r) => ({ ...r, [d.id]: e.target.value }))}
