@@ -6,8 +6,10 @@
  * without the pitches module fails with a clear message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rosterMember } from '../src/modules/agents/index.js';
 import { insertProject, insertTask } from './fixtures-task-rows.js';
-import { json, startTestApp, type TestApp } from './support/app.js';
+import { json, type TestApp } from './support/app.js';
+import { startAppWithFlags } from './support/engines.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
 import { listenHttp, routeFakeProvider } from './support/live-chat.js';
 import { openSse, type SseClient } from './support/sse-client.js';
@@ -30,7 +32,7 @@ let stream: SseClient;
 let sid: string;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startAppWithFlags(['provisioning']);
   fake = await startFakeLlm();
   base = await listenHttp(t);
 });
@@ -148,15 +150,35 @@ describe('secretary live chat and directives', () => {
     expect(inbox.notifications.map((n) => n.subject)).toContain('Release freeze Friday');
   });
 
-  it('approving a pitch while pitch provisioning is off fails, naming the flag', async () => {
+  it('a confirmed pitch directive approves the pitch as the CEO: its project exists', async () => {
+    const owner = rosterMember('product-owner');
+    const proposed = await t.app.inject({
+      method: 'POST',
+      url: '/api/pitches',
+      headers: t.headersFor(owner.id, owner.role, owner.team ?? ''),
+      payload: {
+        title: 'Gift cards',
+        slug: 'gift-cards',
+        problem: 'Customers cannot give the shop as a present.',
+        proposal: 'Sell gift cards redeemable at checkout.',
+        target_cells: ['backend'],
+      },
+    });
+    expect(proposed.statusCode, proposed.body).toBe(201);
+    const pitchId = json<{ id: string }>(proposed).id;
     const shown = await turnWithTool('approve_pitch', {
-      pitch_id: 'pitch-1',
+      pitch_id: pitchId,
       notes: 'go',
       rationale: 'The board agreed.',
     });
+    const pitch = async () =>
+      json<{ status: string; project_ids: string[] }>(await get(`/api/pitches/${pitchId}`));
+    expect((await pitch()).status).toBe('proposed');
     const confirmed = json<Directive>(await post(`/api/secretary/directives/${shown.id}/confirm`));
-    expect(confirmed.status).toBe('failed');
-    expect(confirmed.error).toMatch(/pitch provisioning is disabled/);
+    expect(confirmed.status, confirmed.error ?? '').toBe('executed');
+    const approved = await pitch();
+    expect(approved.status).toBe('provisioned');
+    expect(approved.project_ids).toHaveLength(1);
   });
 
   it('the queue is the CEO’s alone; unknown directives are a 404', async () => {
