@@ -2,59 +2,24 @@
  * Checks a verb's or do-tool's body against its input schema (verb-inputs.ts). An under-filled or
  * malformed body is an `incomplete_input` rejection: `missing` lists the top-level fields to fix,
  * `field_hints` gives each one's answer key (the field's own description), `details` the precise
- * problems. Schemas are compiled once. A task id given in its 8-character short form gets the
- * remediate the REST API gives (use the full UUID).
+ * problems. A task id given in its 8-character short form gets the remediate the REST API gives
+ * (use the full UUID). The check is the REST API's own JSON-Schema validator
+ * (platform/http/validation.ts), compiled once per schema.
  */
 import type { TObject, TSchema } from 'typebox';
-import { Compile, type Validator } from 'typebox/compile';
-import type { TLocalizedValidationError } from 'typebox/error';
 import { SHORT_ID_REMEDIATE } from '../../platform/http/conventions.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
-import { NUL_MESSAGE, nulProblems } from '../../platform/http/validation.js';
+import { schemaCheck } from '../../platform/http/validation.js';
 import { type Rejection, reject } from './envelope.js';
 import { describe } from './input-fields.js';
-
-const compiled = new WeakMap<TObject, Validator>();
-
-function validatorOf(schema: TObject): Validator {
-  let validator = compiled.get(schema);
-  if (!validator) {
-    validator = Compile(schema);
-    compiled.set(schema, validator);
-  }
-  return validator;
-}
 
 /**
  * The body's problems as field paths (`steps[0].description`); empty when it fits. A string with
  * a NUL character is a problem wherever it is (the REST API's rule, platform/http/validation.ts).
  */
 export function inputProblems(schema: TObject, body: unknown): FieldProblem[] {
-  const validator = validatorOf(schema);
-  const problems = validator.Check(body) ? [] : validator.Errors(body).flatMap(problemsOf);
-  const nul = nulProblems(body).map((problem) => ({
-    field: fieldPath(problem.instancePath.split('/').filter(Boolean)) || 'body',
-    message: NUL_MESSAGE,
-  }));
-  return [...problems, ...nul];
+  return schemaCheck(schema)(body);
 }
-
-function problemsOf(error: TLocalizedValidationError): FieldProblem[] {
-  const path = error.instancePath.split('/').filter(Boolean);
-  if (error.keyword === 'required') {
-    return error.params.requiredProperties.map((name: string) => ({
-      field: fieldPath([...path, name]),
-      message: 'is required',
-    }));
-  }
-  return [{ field: fieldPath(path) || 'body', message: error.message }];
-}
-
-const fieldPath = (segments: string[]): string =>
-  segments.reduce(
-    (out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment),
-    '',
-  );
 
 const topField = (field: string): string => field.split(/[.[]/)[0] ?? field;
 

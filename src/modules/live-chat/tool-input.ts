@@ -1,6 +1,6 @@
 /** A chat tool's input checked against its TypeBox schema, the problems said so the model can fix them. */
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { schemaCheck } from '../../platform/http/validation.js';
 
 export interface ToolInputCheck<T> {
   /** The schema as plain JSON Schema, for the tool's `input_schema`. */
@@ -10,15 +10,15 @@ export interface ToolInputCheck<T> {
 }
 
 export function toolInput<T>(schema: TSchema): ToolInputCheck<T> {
-  const validator = Compile(schema);
+  const check = schemaCheck(schema);
   return {
     jsonSchema: JSON.parse(JSON.stringify(schema)) as Record<string, unknown>,
     check(input) {
-      if (validator.Check(input)) return { ok: true, value: input as T };
-      const problems = validator
-        .Errors(input)
+      const found = check(input, 'input');
+      if (found.length === 0) return { ok: true, value: input as T };
+      const problems = found
         .slice(0, 8)
-        .map((e) => `${e.instancePath || 'input'}: ${e.message}`)
+        .map((problem) => `${problem.field}: ${problem.message}`)
         .join('; ');
       return { ok: false, problems };
     },

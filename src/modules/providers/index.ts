@@ -52,7 +52,7 @@ export function createProvidersModule(platform: Platform, deps: ProvidersDeps): 
     service,
     async modelRouteFor(agent) {
       const route = await service.resolveFor(agent);
-      if (!route || !route.provider.enabled) return null;
+      if (!route?.provider.enabled) return null;
       return {
         provider: route.provider.name,
         kind: route.provider.kind as 'openai' | 'anthropic',

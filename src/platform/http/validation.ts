@@ -11,6 +11,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldProblem } from './errors.js';
 
 export const NUL_KEYWORD = 'no_nul';
 export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
@@ -71,3 +72,59 @@ const nulError = (instancePath: string): ErrorObject => ({
   params: {},
   message: NUL_MESSAGE,
 });
+
+/** Checks a value against a JSON Schema; the problems as fields (dotted under `root`) and messages. */
+export type SchemaCheck = (value: unknown, root?: string) => FieldProblem[];
+
+// The one validator outside HTTP parts (gateway verb inputs, setting values): strict like bodies,
+// and it never writes defaults into the value it checks.
+const checking = makeAjv({ coerceTypes: false, useDefaults: false });
+const checks = new WeakMap<object, SchemaCheck>();
+
+/**
+ * The check of `schema` (compiled once per schema object) with the HTTP bodies' rules: no
+ * coercion, and a NUL in any string is a problem. `required` and `additionalProperties` failures
+ * name the property itself (`steps[0].title is required`), arrays index as `[0]`.
+ */
+export function schemaCheck(schema: object): SchemaCheck {
+  let check = checks.get(schema);
+  if (!check) {
+    const validate = refusingNul(checking.compile(schema));
+    check = (value, root = '') => (validate(value) ? [] : fieldProblems(validate.errors ?? [], root));
+    checks.set(schema, check);
+  }
+  return check;
+}
+
+function fieldProblems(errors: readonly ErrorObject[], root: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const error of errors) {
+    const path = [root, ...error.instancePath.split('/').filter(Boolean).map(unescapePointer)].filter(
+      Boolean,
+    );
+    const field = (segments: string[]) => fieldPath(segments) || root || 'body';
+    if (error.keyword === 'required') {
+      problems.push({
+        field: field([...path, String(error.params.missingProperty)]),
+        message: 'is required',
+      });
+    } else if (error.keyword === 'additionalProperties') {
+      problems.push({
+        field: field([...path, String(error.params.additionalProperty)]),
+        message: 'is not allowed',
+      });
+    } else {
+      problems.push({ field: field(path), message: error.message ?? 'is invalid' });
+    }
+  }
+  return problems;
+}
+
+const unescapePointer = (segment: string) => segment.replaceAll('~1', '/').replaceAll('~0', '~');
+
+/** `steps`, `0`, `title` → `steps[0].title`. */
+const fieldPath = (segments: readonly string[]): string =>
+  segments.reduce(
+    (out, segment) => (/^\d+$/.test(segment) ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment),
+    '',
+  );
