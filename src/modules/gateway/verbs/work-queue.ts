@@ -6,9 +6,11 @@
  * route, so give_me_work never offers them.
  */
 import {
+  ACTIVE_STATES,
   claimableStatuses,
   isTeamExempt,
   REVIEW_CLAIM_STATES,
+  REVIEW_STATES,
   type TaskStatus,
 } from '../../lifecycle/index.js';
 import type { Actor, TaskListFilter, TaskView } from '../../tasks/index.js';
@@ -25,15 +27,10 @@ async function tasksWhere(s: GatewayServices, filter: TaskListFilter): Promise<T
   return tasks.filter((task) => !task.held).sort(byUrgency);
 }
 
-const IN_HAND: TaskStatus[] = [
-  'in_progress',
-  'claimed',
-  'verifying',
-  'needs_revision',
-  'awaiting_qa',
-  'awaiting_documentation',
-  'awaiting_pr_review',
-  'awaiting_pm_review',
+/** What the caller has in hand before new work: its active tasks and those in a review queue (not the CEO's). */
+const IN_HAND: readonly TaskStatus[] = [
+  ...ACTIVE_STATES,
+  ...REVIEW_STATES.filter((status) => status !== 'awaiting_ceo_approval'),
 ];
 
 /** The caller's next task, or null when there is none. */
