@@ -34585,6 +34585,316 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pitches/forge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read the provisioning forge (CEO) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Null: approval makes local bare repositories under <dataDir>/repos. */
+                            forge: {
+                                provider: string;
+                                api_url: string;
+                                owner: string;
+                                private: boolean;
+                                has_token: boolean;
+                                updated_by: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `provisioning_disabled`: the flag is off. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the provisioning forge (CEO)
+         * @description Where approval creates each cell project’s repository (GitHub or Gitea, under `owner`). The token is sealed at rest and also given to the projects approval creates, so their workspaces can clone.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        provider: "github" | "gitea";
+                        /** @description REST base URL: https://api.github.com, https://<host>/api/v3, or https://<host>/api/v1 (Gitea). */
+                        api_url: string;
+                        /** @description The organisation new repositories go to, or the token’s own user. */
+                        owner: string;
+                        /** @description New repositories are private (default true). */
+                        private?: boolean;
+                        /** @description Write-only, stored encrypted, never returned. Null or absent keeps the stored one. */
+                        token?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Null: approval makes local bare repositories under <dataDir>/repos. */
+                            forge: {
+                                provider: string;
+                                api_url: string;
+                                owner: string;
+                                private: boolean;
+                                has_token: boolean;
+                                updated_by: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `provisioning_disabled`: the flag is off. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Invalid body, or no token while none is stored. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove the provisioning forge (CEO): approval makes local repositories again */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Null: approval makes local bare repositories under <dataDir>/repos. */
+                            forge: {
+                                provider: string;
+                                api_url: string;
+                                owner: string;
+                                private: boolean;
+                                has_token: boolean;
+                                updated_by: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `provisioning_disabled`: the flag is off. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pitches": {
         parameters: {
             query?: never;
@@ -34993,7 +35303,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a pitch and provision it (CEO)
-         * @description Per target cell a repository and a project (`<slug>`, or `<slug>-<cell>` for several cells; an existing project of that slug is reused), a product when several cells, and a planning task for the main PM. A failure leaves the pitch proposed.
+         * @description Per target cell a repository and a project (`<slug>`, or `<slug>-<cell>` for several cells; an existing project of that slug is reused), a product when several cells, and a planning task for the main PM. With a provisioning forge (PUT /api/pitches/forge) the repositories are created there (one of the same name is reused), else locally. A failure leaves the pitch proposed.
          */
         post: {
             parameters: {
@@ -35119,6 +35429,24 @@ export interface paths {
                 };
                 /** @description The request is invalid; `details` names the fields. */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `forge_unavailable`: the provisioning forge could not create a repository (down, token refused); the pitch stays proposed. */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -52,3 +52,41 @@ export const RejectBody = Type.Object(
   { notes: Type.String({ minLength: 5, maxLength: 2000, description: 'Why; required.' }) },
   { additionalProperties: false },
 );
+
+export const ForgeConfigBody = Type.Object(
+  {
+    provider: StringEnum(['github', 'gitea'] as const),
+    api_url: Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 500,
+      description:
+        'REST base URL: https://api.github.com, https://<host>/api/v3, or https://<host>/api/v1 (Gitea).',
+    }),
+    owner: Type.String({
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
+      description: 'The organisation new repositories go to, or the token’s own user.',
+    }),
+    private: Type.Optional(Type.Boolean({ description: 'New repositories are private (default true).' })),
+    token: Type.Optional(
+      Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
+        description: 'Write-only, stored encrypted, never returned. Null or absent keeps the stored one.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ForgeConfigSchema = Type.Object({
+  provider: Type.String(),
+  api_url: Type.String(),
+  owner: Type.String(),
+  private: Type.Boolean(),
+  has_token: Type.Boolean(),
+  updated_by: Type.String(),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+export const ForgeConfigAnswer = Type.Object({
+  forge: Type.Union([ForgeConfigSchema, Type.Null()], {
+    description: 'Null: approval makes local bare repositories under <dataDir>/repos.',
+  }),
+});

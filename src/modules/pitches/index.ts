@@ -11,12 +11,14 @@ import type { ProductsModule } from '../products/index.js';
 import type { ProjectsModule } from '../projects/index.js';
 import type { FeatureFlags } from '../settings/index.js';
 import type { TasksModule } from '../tasks/index.js';
+import { ForgeConfigStore } from './forge-config.js';
+import { hostedRepository } from './hosted-repositories.js';
 import { LocalRepositories } from './repositories.js';
 import { provisioningDisabled, registerPitchesRoutes } from './routes.js';
 import { type PitchActor, PitchesService, type PitchView } from './service.js';
 
 export { PITCH_CELLS, PITCH_STATUSES } from './rules.js';
-export { pitches } from './schema.js';
+export { pitches, pitchForge } from './schema.js';
 export type { PitchActor, PitchView } from './service.js';
 export { PitchesService };
 
@@ -38,12 +40,22 @@ export interface PitchesDeps {
 
 export function createPitchesModule(platform: Platform, deps: PitchesDeps): PitchesModule {
   const repositories = new LocalRepositories(join(platform.config.dataDir, 'repos'));
+  const forge = new ForgeConfigStore(platform.database.db, platform.secret, platform.clock);
   const service = new PitchesService(platform.database.db, platform.clock, {
     projects: deps.projects.service,
     products: deps.products.service,
     tasks: deps.tasks.service,
     mainPm: async () => (await deps.agents.service.mainPm())?.slug ?? null,
-    repository: (slug, readme) => repositories.ensure(slug, readme),
+    repository: async (slug, readme, description) => {
+      const provisioning = await forge.provisioning();
+      if (provisioning) return hostedRepository(provisioning, slug, description);
+      return {
+        gitUrl: await repositories.ensure(slug, readme),
+        provider: 'local',
+        apiUrl: null,
+        token: null,
+      };
+    },
     proposed: async (pitch, by) => {
       try {
         await deps.notifications.service.send(
@@ -70,6 +82,7 @@ export function createPitchesModule(platform: Platform, deps: PitchesDeps): Pitc
       registerPitchesRoutes(
         app,
         service,
+        forge,
         (identity) => deps.agents.service.actorOf(identity),
         () => deps.flags.isEnabled('provisioning'),
       ),

@@ -19,6 +19,8 @@ import {
   RejectBody,
   TAGS,
 } from './api-schemas.js';
+import type { ForgeConfigStore } from './forge-config.js';
+import { registerForgeRoutes } from './forge-routes.js';
 import { PROPOSER_ROLES, READER_ROLES } from './rules.js';
 import type { PitchActor, PitchesService } from './service.js';
 
@@ -41,6 +43,7 @@ export const provisioningDisabled = () =>
 export function registerPitchesRoutes(
   app: FastifyInstance,
   service: PitchesService,
+  forge: ForgeConfigStore,
   actorOf: (identity: Identity) => Promise<PitchActor>,
   enabled: () => boolean,
 ): void {
@@ -51,6 +54,7 @@ export function registerPitchesRoutes(
   const guard = (...roles: Parameters<typeof requireRole>) => ({
     preValidation: [requireIdentity, gate, requireRole(...roles)],
   });
+  registerForgeRoutes(app, forge, guard('ceo'), async (request) => (await actorOf(request.identity!)).slug);
 
   api.post(
     '/api/pitches',
@@ -105,7 +109,8 @@ export function registerPitchesRoutes(
         description:
           'Per target cell a repository and a project (`<slug>`, or `<slug>-<cell>` for several cells; an ' +
           'existing project of that slug is reused), a product when several cells, and a planning task for ' +
-          'the main PM. A failure leaves the pitch proposed.',
+          'the main PM. With a provisioning forge (PUT /api/pitches/forge) the repositories are created there ' +
+          '(one of the same name is reused), else locally. A failure leaves the pitch proposed.',
         params: PitchParams,
         body: ApproveBody,
         response: {
@@ -114,6 +119,9 @@ export function registerPitchesRoutes(
           404: missing,
           409: conflictResponse,
           422: invalid,
+          502: errorResponse(
+            '`forge_unavailable`: the provisioning forge could not create a repository (down, token refused); the pitch stays proposed.',
+          ),
         },
       },
     },

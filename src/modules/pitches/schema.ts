@@ -3,7 +3,7 @@
  * cells it needs) and the CEO's decision (status, notes, who and when), with what approval
  * provisioned: the projects (one per cell), the product (several cells) and the main PM's task.
  */
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const pitches = pgTable('pitches', {
   id: text('id').primaryKey(),
@@ -22,5 +22,21 @@ export const pitches = pgTable('pitches', {
   productId: text('product_id'),
   taskId: text('task_id'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The provisioning forge (one row, id `default`): where approval creates new repositories —
+ * provider, REST base URL, owner (organisation or the token's user), whether they are private —
+ * and its token, sealed with the secret box (purpose `pitches.forge_token`, bound to the row id).
+ */
+export const pitchForge = pgTable('pitch_forge', {
+  id: text('id').primaryKey(),
+  provider: text('provider').notNull(),
+  apiUrl: text('api_url').notNull(),
+  owner: text('owner').notNull(),
+  private: boolean('private').notNull(),
+  tokenSealed: text('token_sealed').notNull(),
+  updatedBy: text('updated_by').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });

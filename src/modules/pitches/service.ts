@@ -1,7 +1,8 @@
 /**
  * Pitches: the board (product owner, head of marketing) proposes a product; the CEO approves or
  * rejects it once (a decided pitch is a 409 `pitch_decided`). Approval provisions, reusing what a
- * retried approval already made: per target cell a repository (a local bare repository) and a
+ * retried approval already made: per target cell a repository (on the provisioning forge when one is configured, else a local
+ * bare repository) and a
  * project on it, a product routing the cells when there are several, and a planning task for the
  * main PM. While it runs the pitch is `provisioning`, so a second approval cannot race it; if a
  * step fails the pitch goes back to `proposed` and the error passes through.
@@ -33,8 +34,18 @@ export interface PitchPorts {
   mainPm(): Promise<string | null>;
   /** Tells the CEO a pitch waits for a decision (a failure is logged by the port, never the proposer's). */
   proposed?: ((pitch: PitchView, by: PitchActor) => Promise<void>) | undefined;
-  /** The git URL of a new repository for `slug`, made with its first commit. */
-  repository(slug: string, readme: string): Promise<string>;
+  /** A new repository for `slug` with its first commit (on the provisioning forge, else local). */
+  repository(slug: string, readme: string, description: string): Promise<ProjectRepository>;
+}
+
+/** Where a provisioned project's code lives. */
+export interface ProjectRepository {
+  gitUrl: string;
+  provider: 'local' | 'github' | 'gitea';
+  /** The forge's REST base URL; null for a local repository. */
+  apiUrl: string | null;
+  /** The token the project clones and calls the forge with; null for a local repository. */
+  token: string | null;
 }
 
 export interface NewPitch {
@@ -199,17 +210,20 @@ export class PitchesService {
         projects.push({ team: cell, id: existing.id });
         continue;
       }
-      const gitUrl = await this.ports.repository(
+      const repository = await this.ports.repository(
         slug,
         `# ${pitch.title}\n\n${pitch.problem}\n\n${pitch.proposal}\n`,
+        pitch.title,
       );
       const project = await this.ports.projects.create(
         { id: by.id, role: by.role, team: by.team ?? '' },
         {
           slug,
           name: projectName(pitch.title, cell, cells.length),
-          git_url: gitUrl,
-          git_provider: 'local',
+          git_url: repository.gitUrl,
+          git_provider: repository.provider,
+          ...(repository.apiUrl ? { forge_api_url: repository.apiUrl } : {}),
+          ...(repository.token ? { git_token: repository.token } : {}),
           assigned_cell: cell as PitchCell,
         },
       );

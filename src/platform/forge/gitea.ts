@@ -249,7 +249,7 @@ export class GiteaForge implements Forge {
   }
 }
 
-async function fetchJson<T>(
+export async function fetchJson<T>(
   url: URL,
   method: string,
   token: string,

@@ -11,6 +11,7 @@ export {
 export { GiteaForge } from './gitea.js';
 export { GITHUB_API_URL, GitHubForge, type RestForgeOptions } from './github.js';
 export { GAFFER_IDENTITY, LocalForge, type LocalForgeOptions } from './local.js';
+export { createRepositoryHost, type RepositoryHostOptions } from './repository-host.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { pullRequests } from './schema.js';
 export {
@@ -18,14 +19,17 @@ export {
   type CiConclusion,
   type CiStatus,
   type CreateReleaseInput,
+  type CreateRepositoryInput,
   type Forge,
   ForgeError,
   type ForgeErrorCode,
+  type HostedRepository,
   type MergeMethod,
   type MergePullRequestInput,
   type OpenPullRequestInput,
   type PullRequest,
   type PullRequestState,
   type Release,
+  type RepositoryHost,
   UNKNOWN_CI,
 } from './types.js';

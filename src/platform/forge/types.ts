@@ -140,3 +140,35 @@ export function openForMerge(pull: PullRequest | null, number: number): PullRequ
 
 /** The no-CI answer (a local forge, a repository without workflows). */
 export const UNKNOWN_CI: CiStatus = { conclusion: 'unknown', runUrl: null, runName: null, headSha: null };
+
+/** A repository on a forge, as a repository host answers it. */
+export interface HostedRepository {
+  owner: string;
+  name: string;
+  /** The HTTPS (or loopback http) URL to clone it with. */
+  cloneUrl: string;
+  webUrl: string;
+  private: boolean;
+  defaultBranch: string;
+}
+
+export interface CreateRepositoryInput {
+  name: string;
+  description: string;
+  private: boolean;
+  /** Let the forge make a first commit (a README), so the repository has a main branch to clone. */
+  autoInit: boolean;
+}
+
+/**
+ * Where new repositories are made: one owner (an organisation, or the token's own user) on one
+ * forge. Not per repository, unlike `Forge`: it exists before any project does.
+ */
+export interface RepositoryHost {
+  readonly provider: 'github' | 'gitea';
+  readonly owner: string;
+  /** Creates `owner/name`; ForgeError `already_exists` when the name is taken there. */
+  createRepository(input: CreateRepositoryInput, signal?: AbortSignal): Promise<HostedRepository>;
+  /** The repository `owner/name`, or null when there is none. */
+  getRepository(name: string, signal?: AbortSignal): Promise<HostedRepository | null>;
+}

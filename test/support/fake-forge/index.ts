@@ -3,7 +3,7 @@
  * Enterprise shape, so Octokit with `baseUrl` talks to it unchanged) and Gitea REST under
  * `/api/v1`, over one scriptable state — Actions workflow runs (answered to Gitea as combined
  * commit statuses), pull requests, releases — plus rate-limit and failure scripting, latency, a
- * request log, and git smart HTTP of real bare repositories (`git http-backend`) behind the token.
+ * request log, repository creation (`/user/repos`, `/orgs/:org/repos`), and git smart HTTP of real bare repositories (`git http-backend`) behind the token.
  *
  *   const forge = await startFakeForge();
  *   forge.addRun({ owner: 'acme', repo: 'shop', workflow: 'ci.yml', branch: 'main', headSha, conclusion: 'failure' });
@@ -18,13 +18,24 @@ import {
   FakeForgeState,
   type FakePull,
   type FakeRelease,
+  type FakeRepository,
   type FakeRun,
   type LoggedRequest,
   type RunConclusion,
   type RunStatus,
 } from './state.js';
 
-export type { AddRunInput, FakePull, FakeRelease, FakeRun, LoggedRequest, RunConclusion, RunStatus };
+export { FAKE_FORGE_USER } from './repos.js';
+export type {
+  AddRunInput,
+  FakePull,
+  FakeRelease,
+  FakeRepository,
+  FakeRun,
+  LoggedRequest,
+  RunConclusion,
+  RunStatus,
+};
 
 export interface FailNextInput {
   /** Only requests whose path (e.g. `/api/v3/repos/acme/shop/actions/...`) matches; default every API request. */
@@ -66,6 +77,10 @@ export interface FakeForge {
   /** Serves a bare repository over git smart HTTP at `gitUrl(owner, repo)`, behind the token. */
   serveGit(owner: string, repo: string, bareRepoPath: string): void;
   gitUrl(owner: string, repo: string): string;
+  /** Repositories created on the fake (through the API or `createRepository`), by owner and name. */
+  repository(owner: string, name: string): FakeRepository | undefined;
+  /** Creates a served repository as if someone had made it on the forge (a README commit on main). */
+  createRepository(owner: string, name: string): FakeRepository;
   close(): Promise<void>;
 }
 
@@ -132,10 +147,17 @@ export async function startFakeForge(
     pulls: (owner, repo) => state.pulls(owner, repo),
     serveGit: (owner, repo, bareRepoPath) => state.serve(owner, repo, bareRepoPath),
     gitUrl: (owner, repo) => `${url}/git/${owner}/${repo}.git`,
+    repository: (owner, name) => state.repository(owner, name),
+    createRepository(owner, name) {
+      const made = state.createRepository(owner, name, { autoInit: true });
+      if (!made) throw new Error(`${owner}/${name} exists on the fake forge already`);
+      return made;
+    },
     async close() {
       for (const wake of [...sleepers]) wake();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      state.cleanup();
     },
   };
 }

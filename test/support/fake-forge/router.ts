@@ -8,6 +8,7 @@ import { carriesToken } from './git-http.js';
 import { giteaNotFound, giteaRoutes } from './gitea.js';
 import { githubRoutes, notFound } from './github.js';
 import { type ApiRequest, findRoute, json, type Reply, type Route } from './http.js';
+import { giteaRepoRoutes, githubRepoRoutes } from './repos.js';
 import type { FakeForgeState, ScriptedFailure } from './state.js';
 
 export interface RouterOptions {
@@ -20,8 +21,8 @@ export interface RouterOptions {
 }
 
 const APIS: { prefix: string; flavor: 'github' | 'gitea'; routes: Route[] }[] = [
-  { prefix: '/api/v3/', flavor: 'github', routes: githubRoutes },
-  { prefix: '/api/v1/', flavor: 'gitea', routes: giteaRoutes },
+  { prefix: '/api/v3/', flavor: 'github', routes: [...githubRoutes, ...githubRepoRoutes] },
+  { prefix: '/api/v1/', flavor: 'gitea', routes: [...giteaRoutes, ...giteaRepoRoutes] },
 ];
 
 export async function handleApiRequest(

@@ -63,3 +63,27 @@ export function mergeBranches(
 export function createTag(bare: string, tag: string, sha: string): void {
   git(bare, ['tag', '--end-of-options', tag, sha]);
 }
+
+/** A new bare repository at `dir` on `main`; with `readme`, one first commit holding README.md (as auto_init does). */
+export function initBareRepository(dir: string, readme: string | null): void {
+  const made = spawnSync('git', ['init', '--quiet', '--bare', '--initial-branch=main', dir], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+    },
+  });
+  if (made.status !== 0) throw new Error(`git init failed: ${made.stderr}`);
+  if (readme === null) return;
+  const blob = spawnSync('git', ['--git-dir', dir, 'hash-object', '-w', '--stdin'], {
+    input: readme,
+    encoding: 'utf8',
+  }).stdout.trim();
+  const tree = spawnSync('git', ['--git-dir', dir, 'mktree'], {
+    input: `100644 blob ${blob}\tREADME.md\n`,
+    encoding: 'utf8',
+  }).stdout.trim();
+  const commit = git(dir, ['commit-tree', tree, '-m', 'Initial commit']);
+  if (!commit.ok) throw new Error('git commit-tree failed');
+  git(dir, ['update-ref', 'refs/heads/main', commit.out]);
+}

@@ -4,7 +4,10 @@
  * repository (merges and tags land there); the GitHub and Gitea handlers render it in their wire formats.
  */
 import { randomBytes } from 'node:crypto';
-import { commitsAhead, createTag, mergeBranches, revParse } from './served-git.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { commitsAhead, createTag, initBareRepository, mergeBranches, revParse } from './served-git.js';
 
 export type RunConclusion = 'success' | 'failure' | 'timed_out' | 'startup_failure' | 'cancelled';
 export type RunStatus = 'completed' | 'in_progress' | 'queued';
@@ -70,6 +73,16 @@ export interface FakeRelease {
   created_at: string;
 }
 
+/** A repository created on the fake (through the API or `createRepository`), served over git HTTP. */
+export interface FakeRepository {
+  id: number;
+  owner: string;
+  name: string;
+  description: string;
+  private: boolean;
+  created_at: string;
+}
+
 export interface ScriptedFailure {
   pathPattern?: RegExp;
   status: number;
@@ -96,6 +109,8 @@ export class FakeForgeState {
   private readonly releasesByRepo = new Map<string, FakeRelease[]>();
   private readonly served = new Map<string, string>();
   private readonly workflowIds = new Map<string, number>();
+  private readonly hosted = new Map<string, FakeRepository>();
+  private reposRoot: string | null = null;
   private nextId = 1000;
   private lastStamp = 0;
 
@@ -244,6 +259,43 @@ export class FakeForgeState {
 
   serve(owner: string, repo: string, bareRepoPath: string): void {
     this.served.set(`${owner}/${repo}`, bareRepoPath);
+  }
+
+  /**
+   * Creates `owner/name` as a real bare repository (with a README commit on main when `autoInit`)
+   * and serves it; undefined when a repository of that name is there already.
+   */
+  createRepository(
+    owner: string,
+    name: string,
+    options: { description?: string; private?: boolean; autoInit?: boolean } = {},
+  ): FakeRepository | undefined {
+    const key = `${owner}/${name}`.toLowerCase();
+    if (this.hosted.has(key)) return undefined;
+    this.reposRoot ??= mkdtempSync(join(tmpdir(), 'fake-forge-repos-'));
+    const dir = join(this.reposRoot, owner, `${name}.git`);
+    initBareRepository(dir, options.autoInit ? `# ${name}\n\n${options.description ?? ''}\n` : null);
+    const repository: FakeRepository = {
+      id: this.nextId++,
+      owner,
+      name,
+      description: options.description ?? '',
+      private: options.private ?? false,
+      created_at: this.stamp(),
+    };
+    this.hosted.set(key, repository);
+    this.serve(owner, name, dir);
+    return repository;
+  }
+
+  repository(owner: string, name: string): FakeRepository | undefined {
+    return this.hosted.get(`${owner}/${name}`.toLowerCase());
+  }
+
+  /** Removes the repositories created on the fake. */
+  cleanup(): void {
+    if (this.reposRoot) rmSync(this.reposRoot, { recursive: true, force: true });
+    this.reposRoot = null;
   }
 
   servedPath(owner: string, repo: string): string | undefined {
