@@ -38,38 +38,52 @@ export async function onScratchDatabase<T>(body: (url: string) => Promise<T>): P
 
 /**
  * Starts a target script in its own process and waits for its first JSON line (`{"port", …}`):
- * answers the port, the whole line, the process id (for its RSS) and a stop function.
+ * answers the port, the whole line, the process id (for its RSS), a stop function, and `ask`: one
+ * command line to the target's stdin, answered by its next JSON line (for targets that take
+ * commands, like the kanban one's in-process SQL baseline).
  */
 export async function startTarget(
   script: string,
   args: string[],
   env?: Record<string, string>,
-): Promise<{ port: number; pid: number; info: Record<string, unknown>; stop(): Promise<void> }> {
+): Promise<{
+  port: number;
+  pid: number;
+  info: Record<string, unknown>;
+  stop(): Promise<void>;
+  ask<T>(command: string): Promise<T>;
+}> {
   const child: ChildProcess = spawn(
     'node',
     ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args],
     {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['pipe', 'pipe', 'inherit'],
       env: env ? { ...process.env, ...env } : process.env,
     },
   );
-  const lines = createInterface({ input: child.stdout! });
-  for await (const line of lines) {
-    if (line.startsWith('{')) {
-      const info = JSON.parse(line) as { port: number };
-      return {
-        port: info.port,
-        pid: child.pid!,
-        info,
-        async stop() {
-          if (child.exitCode !== null) return;
-          child.kill('SIGTERM');
-          await once(child, 'exit');
-        },
-      };
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextJson = async (): Promise<Record<string, unknown>> => {
+    for (;;) {
+      const { value, done } = await lines.next();
+      if (done) throw new Error(`${script} exited before answering`);
+      if (value.startsWith('{')) return JSON.parse(value) as Record<string, unknown>;
     }
-  }
-  throw new Error(`${script} exited before printing its port`);
+  };
+  const info = await nextJson();
+  return {
+    port: Number(info.port),
+    pid: child.pid!,
+    info,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+    async ask<T>(command: string) {
+      child.stdin!.write(`${command}\n`);
+      return (await nextJson()) as T;
+    },
+  };
 }
 
 export interface LoadResult {
