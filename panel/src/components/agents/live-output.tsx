@@ -22,13 +22,14 @@ interface Line {
 /** Most lines kept on screen; older ones stay in the transcript (`/api/stream/...`). */
 const KEEP = 2_000;
 
-const LIFECYCLE: Record<string, string> = {
-  AGENT_SPAWNED: 'spawned',
-  AGENT_STOPPED: 'stopped',
-  AGENT_WAITING: 'waiting',
-  AGENT_RESUMED: 'resumed',
-  AGENT_ERROR: 'error',
-};
+/** Lifecycle frames after which the agent's run, list entry and card are read again. */
+const LIFECYCLE = new Set([
+  'AGENT_SPAWNED',
+  'AGENT_STOPPED',
+  'AGENT_WAITING',
+  'AGENT_RESUMED',
+  'AGENT_ERROR',
+]);
 
 export function LiveOutput({
   agentId,
@@ -41,7 +42,6 @@ export function LiveOutput({
 }) {
   const queryClient = useQueryClient();
   const [live, setLive] = useState<Line[]>([]);
-  const [lastEvent, setLastEvent] = useState<string | null>(null);
   const seed = $api.useQuery(
     'get',
     '/api/stream/{agent_id}/runs/{run_id}',
@@ -62,9 +62,7 @@ export function LiveOutput({
         void queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/stream/{agent_id}') });
       return;
     }
-    const what = LIFECYCLE[frame.type];
-    if (!what) return;
-    setLastEvent(`${what}${typeof frame.detail === 'string' && frame.detail ? `: ${frame.detail}` : ''}`);
+    if (!LIFECYCLE.has(frame.type)) return;
     for (const path of ['/api/orchestrator/agents', '/api/stream/{agent_id}', '/api/agents/{id}'] as const)
       void queryClient.invalidateQueries({ queryKey: queryKey('get', path) });
   });

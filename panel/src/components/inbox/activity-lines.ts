@@ -95,7 +95,11 @@ export function feed(
   const lines = [...tasks.map((event) => taskLine(event, nameOf)), ...pauses.map(pauseLine)];
   const seen = new Set<string>();
   return lines
-    .filter((line) => (seen.has(line.key) ? false : (seen.add(line.key), true)))
+    .filter((line) => {
+      if (seen.has(line.key)) return false;
+      seen.add(line.key);
+      return true;
+    })
     .sort((a, b) => b.at.localeCompare(a.at))
     .slice(0, limit);
 }
