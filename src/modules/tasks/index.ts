@@ -26,7 +26,19 @@ export type {
   TaskRoot,
 } from './metrics.js';
 export { type TaskEventView, textMatch } from './queries.js';
-export { ancestorsOf, type ChainTask, openTasksFromSource, projectOfTask, taskExists } from './reads.js';
+export {
+  ancestorsOf,
+  type ChainTask,
+  finishedTasksWithBranch,
+  openBranchHolders,
+  openTasksFromSource,
+  parentsWithOpenChild,
+  projectOfTask,
+  taskCountOfProduct,
+  taskCountOfProject,
+  taskExists,
+  taskStatusOf,
+} from './reads.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
 export { TasksService, type TasksServiceDeps } from './service.js';
