@@ -18,7 +18,6 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
-  'src/modules/findings/service.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',
   'src/modules/tasks/agent-state.ts: agents (agents)',
   'src/modules/tasks/audited-update.ts: agents (agents)',
@@ -27,7 +26,6 @@ const KNOWN_DEBT = [
   'src/modules/tasks/create.ts: products (products)',
   'src/modules/tasks/create.ts: projects (projects)',
   'src/modules/tasks/update.ts: projects (projects)',
-  'src/modules/work-sessions/service.ts: tasks (tasks)',
 ];
 
 describe('modules read each other through named reads, not tables', () => {

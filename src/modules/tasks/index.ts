@@ -37,6 +37,7 @@ export {
   taskCountOfProduct,
   taskCountOfProject,
   taskExists,
+  taskHolding,
   taskStatusOf,
 } from './reads.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';

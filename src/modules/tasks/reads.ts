@@ -149,3 +149,18 @@ export function parentsWithOpenChild(db: Db, parentIds: readonly string[]) {
     .from(tasks)
     .where(and(notInArray(tasks.status, [...TERMINAL_STATES]), inArray(tasks.parentTaskId, [...parentIds])));
 }
+
+/** Who holds a task (its status, assignee and active claimant); null when it does not exist. */
+export async function taskHolding(db: Db | Tx, taskId: string) {
+  const [row] = await db
+    .select({
+      id: tasks.id,
+      status: tasks.status,
+      assignedTo: tasks.assignedTo,
+      activeClaimantId: tasks.activeClaimantId,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return row ?? null;
+}
