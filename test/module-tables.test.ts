@@ -9,8 +9,6 @@ import { readSources } from './support/import-graph.js';
 import { crossModuleTableReads } from './support/module-tables.js';
 
 const KNOWN_DEBT = [
-  'src/modules/a2a/unread-summary.ts: agents (agents)',
-  'src/modules/collision-map/service.ts: tasks (tasks)',
   'src/modules/dispatch/breaker.ts: tasks (tasks)',
   'src/modules/dispatch/budget-sweep.ts: tasks (tasks)',
   'src/modules/dispatch/candidates.ts: projects (projects)',

@@ -29,11 +29,13 @@ export { type TaskEventView, textMatch } from './queries.js';
 export {
   ancestorsOf,
   type ChainTask,
+  collisionCandidates,
   finishedTasksWithBranch,
   openBranchHolders,
   openTasksFromSource,
   parentsWithOpenChild,
   projectOfTask,
+  taskCollisionSurface,
   taskCountOfProduct,
   taskCountOfProject,
   taskExists,

@@ -16,7 +16,10 @@ import {
   eq,
   inArray,
   isNotNull,
+  isNull,
+  ne,
   notInArray,
+  or,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -163,4 +166,58 @@ export async function taskHolding(db: Db | Tx, taskId: string) {
     .where(eq(tasks.id, taskId))
     .limit(1);
   return row ?? null;
+}
+
+/** A task's collision surface (what it intends to touch, migration, shared code); null when it does not exist. */
+export async function taskCollisionSurface(db: Db, taskId: string) {
+  const [row] = await db
+    .select({
+      id: tasks.id,
+      parentTaskId: tasks.parentTaskId,
+      projectId: tasks.projectId,
+      intendsToTouch: tasks.intendsToTouch,
+      addsMigration: tasks.addsMigration,
+      touchesShared: tasks.touchesShared,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The siblings a task may collide with: same parent, not the task itself, same project (both
+ * without one counts as the same), not cancelled, with a surface of their own.
+ */
+export function collisionCandidates(
+  db: Db,
+  task: { id: string; parentTaskId: string; projectId: string | null },
+) {
+  return db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      status: tasks.status,
+      branchName: tasks.branchName,
+      prNumber: tasks.prNumber,
+      priority: tasks.priority,
+      sequence: tasks.sequence,
+      intendsToTouch: tasks.intendsToTouch,
+      addsMigration: tasks.addsMigration,
+      touchesShared: tasks.touchesShared,
+    })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.parentTaskId, task.parentTaskId),
+        ne(tasks.id, task.id),
+        task.projectId ? eq(tasks.projectId, task.projectId) : isNull(tasks.projectId),
+        ne(tasks.status, 'cancelled'),
+        or(
+          sql`cardinality(${tasks.intendsToTouch}) > 0`,
+          eq(tasks.addsMigration, true),
+          eq(tasks.touchesShared, true),
+        ),
+      ),
+    );
 }
