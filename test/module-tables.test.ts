@@ -21,9 +21,6 @@ const KNOWN_DEBT = [
   'src/modules/tasks/audited-update.ts: agents (agents)',
   'src/modules/tasks/claim-statement.ts: agents (agents)',
   'src/modules/tasks/claim.ts: agents (agents)',
-  'src/modules/tasks/create.ts: products (products)',
-  'src/modules/tasks/create.ts: projects (projects)',
-  'src/modules/tasks/update.ts: projects (projects)',
 ];
 
 describe('modules read each other through named reads, not tables', () => {
