@@ -9,8 +9,6 @@ import { readSources } from './support/import-graph.js';
 import { crossModuleTableReads } from './support/module-tables.js';
 
 const KNOWN_DEBT = [
-  'src/modules/a2a/unread-summary.ts: agents (agents)',
-  'src/modules/collision-map/service.ts: tasks (tasks)',
   'src/modules/dispatch/breaker.ts: tasks (tasks)',
   'src/modules/dispatch/budget-sweep.ts: tasks (tasks)',
   'src/modules/dispatch/candidates.ts: projects (projects)',
@@ -18,20 +16,11 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
-  'src/modules/findings/service.ts: tasks (tasks)',
-  'src/modules/git/branch-cleanup.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',
-  'src/modules/notifications/sweep.ts: tasks (tasks)',
-  'src/modules/products/service.ts: tasks (tasks)',
-  'src/modules/projects/service.ts: tasks (tasks)',
   'src/modules/tasks/agent-state.ts: agents (agents)',
   'src/modules/tasks/audited-update.ts: agents (agents)',
   'src/modules/tasks/claim-statement.ts: agents (agents)',
   'src/modules/tasks/claim.ts: agents (agents)',
-  'src/modules/tasks/create.ts: products (products)',
-  'src/modules/tasks/create.ts: projects (projects)',
-  'src/modules/tasks/update.ts: projects (projects)',
-  'src/modules/work-sessions/service.ts: tasks (tasks)',
 ];
 
 describe('modules read each other through named reads, not tables', () => {

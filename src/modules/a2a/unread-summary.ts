@@ -5,7 +5,7 @@
  * first) with the other participant's slug. The counts are the inbox's own queries (store.ts).
  */
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { agents } from '../agents/index.js';
+import { agentSlugOf } from '../agents/index.js';
 import { a2aConversations } from './schema.js';
 import { type AgentKey, type Handle, unansweredRequestsQuery, unreadByConversationQuery } from './store.js';
 
@@ -41,11 +41,10 @@ export function unreadSummarySql(
         select json_agg(json_build_object('id', id, 'with', with_slug, 'topic', topic, 'task_id', task_id, 'unread', unread)
                         order by updated_at desc, id desc)
         from (
-          select ${c.id} as id, coalesce(${agents.slug}, (${other})::text) as with_slug, ${c.topic} as topic,
+          select ${c.id} as id, coalesce(${agentSlugOf(other)}, (${other})::text) as with_slug, ${c.topic} as topic,
                  ${c.taskId} as task_id, unread.n::int as unread, ${c.updatedAt} as updated_at
           from unread
           join ${c} on ${c.id} = unread.conversation_id
-          left join ${agents} on ${agents.id} = ${other}
           order by ${c.updatedAt} desc, ${c.id} desc
           limit ${limit}
         ) as latest), '[]'::json)))`;

@@ -3,7 +3,7 @@
  * database): who an id or slug is, and which active agents a list of keys names. Other modules
  * call these instead of querying the agents table.
  */
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Role } from '../../platform/http/auth/identity.js';
@@ -57,4 +57,12 @@ export async function activeAgentsNamed(
     .select({ id: agents.id, slug: agents.slug })
     .from(agents)
     .where(and(isNull(agents.retiredAt), or(...conditions)));
+}
+
+/**
+ * The slug of the agent whose id `agentId` yields, as a scalar subquery for the caller's own
+ * statement (null when there is no such agent): one statement, no join on agents.
+ */
+export function agentSlugOf(agentId: SQL): SQL<string | null> {
+  return sql<string | null>`(select ${agents.slug} from ${agents} where ${agents.id} = ${agentId})`;
 }

@@ -1,12 +1,6 @@
-/**
- * The collision map of a task: its declared surface (globs, migration, shared code) and the
- * same-parent siblings in the same project whose surface collides with it. A read model over the
- * tasks table; the collision rule itself is in collisions.ts.
- */
-import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Platform } from '../../platform/context.js';
 import { notFound } from '../../platform/http/errors.js';
-import { tasks } from '../tasks/schema.js';
+import { collisionCandidates, taskCollisionSurface } from '../tasks/index.js';
 import {
   type CollisionSurface,
   findCollisions,
@@ -36,15 +30,6 @@ export interface CollisionMap extends CollisionSurface {
   readonly truncated: boolean;
 }
 
-const surfaceColumns = {
-  id: tasks.id,
-  parentTaskId: tasks.parentTaskId,
-  projectId: tasks.projectId,
-  intendsToTouch: tasks.intendsToTouch,
-  addsMigration: tasks.addsMigration,
-  touchesShared: tasks.touchesShared,
-};
-
 export class CollisionMapService {
   constructor(readonly platform: Platform) {}
 
@@ -54,11 +39,14 @@ export class CollisionMapService {
 
   /** 404 `not_found` when the task does not exist. A root task has no siblings. */
   async forTask(taskId: string): Promise<CollisionMap> {
-    const [task] = await this.db.select(surfaceColumns).from(tasks).where(eq(tasks.id, taskId)).limit(1);
+    const task = await taskCollisionSurface(this.db, taskId);
     if (!task) throw notFound(`there is no task ${taskId}`);
     const { collisions, truncated } =
       task.parentTaskId && hasCollisionSurface(task)
-        ? findCollisions(task, await this.candidates(task))
+        ? findCollisions(
+            task,
+            await collisionCandidates(this.db, { ...task, parentTaskId: task.parentTaskId }),
+          )
         : { collisions: [], truncated: false };
     return {
       taskId: task.id,
@@ -80,39 +68,5 @@ export class CollisionMapService {
       })),
       truncated,
     };
-  }
-
-  /**
-   * Same parent, not the task itself, same project (both without one counts as the same), not
-   * cancelled (a cancelled sibling will never land), with a surface of its own.
-   */
-  private candidates(task: { id: string; parentTaskId: string | null; projectId: string | null }) {
-    return this.db
-      .select({
-        id: tasks.id,
-        title: tasks.title,
-        status: tasks.status,
-        branchName: tasks.branchName,
-        prNumber: tasks.prNumber,
-        priority: tasks.priority,
-        sequence: tasks.sequence,
-        intendsToTouch: tasks.intendsToTouch,
-        addsMigration: tasks.addsMigration,
-        touchesShared: tasks.touchesShared,
-      })
-      .from(tasks)
-      .where(
-        and(
-          eq(tasks.parentTaskId, task.parentTaskId!),
-          ne(tasks.id, task.id),
-          task.projectId ? eq(tasks.projectId, task.projectId) : isNull(tasks.projectId),
-          ne(tasks.status, 'cancelled'),
-          or(
-            sql`cardinality(${tasks.intendsToTouch}) > 0`,
-            eq(tasks.addsMigration, true),
-            eq(tasks.touchesShared, true),
-          ),
-        ),
-      );
   }
 }

@@ -10,7 +10,7 @@ import type { Platform } from '../../platform/context.js';
 import { type Db, perDatabase } from '../../platform/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
-import { tasks } from '../tasks/schema.js';
+import { taskExists } from '../tasks/index.js';
 import {
   ADDRESSABLE_STATUSES,
   type AddressRef,
@@ -300,9 +300,7 @@ export class FindingsService {
   }
 
   private async requireTask(db: Db, taskId: string): Promise<void> {
-    const found =
-      isUuid(taskId) &&
-      (await db.select({ id: tasks.id }).from(tasks).where(eq(tasks.id, taskId)).limit(1)).length > 0;
+    const found = isUuid(taskId) && (await taskExists(db, taskId));
     if (!found) throw notFound(`there is no task ${taskId}`);
   }
 }

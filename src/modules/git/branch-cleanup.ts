@@ -1,19 +1,14 @@
-/**
- * `POST /api/git/branches/cleanup`: deletes the remote branch (and the agents' local worktrees and
- * branches, through the workspaces service) of tasks that are completed or cancelled and still
- * record a branch. Oldest first by (updated_at, id), at most `limit` tasks per call, resumable with
- * the opaque cursor the previous answer handed out. A branch already gone on the remote counts as
- * deleted, so a sweep may be repeated. Task rows are not changed. Never the default branch, a
- * ladder rung or a protected branch (see cleanup-rules.ts for every reason a branch stays).
- */
-import { and, asc, eq, inArray, isNotNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { forbidden, unprocessable } from '../../platform/http/errors.js';
 import { messageOf } from '../../platform/message-of.js';
-import { TERMINAL_STATES } from '../lifecycle/index.js';
 import type { ProjectRow } from '../projects/index.js';
-import { type TaskRow, tasks } from '../tasks/index.js';
+import {
+  finishedTasksWithBranch,
+  openBranchHolders,
+  parentsWithOpenChild,
+  type TaskRow,
+} from '../tasks/index.js';
 import { protectedBranchSet, type WorkspaceProject, type WorkspaceTask } from '../workspaces/index.js';
 import {
   CLEANUP_LIMIT,
@@ -123,23 +118,7 @@ export class BranchCleanup {
     cursor: CleanupCursor | null;
     limit: number;
   }): Promise<Candidate[]> {
-    const conditions: SQL[] = [inArray(tasks.status, [...TERMINAL_STATES]), isNotNull(tasks.branchName)];
-    if (filter.projectId) conditions.push(eq(tasks.projectId, filter.projectId));
-    if (filter.team) conditions.push(eq(tasks.team, filter.team));
-    if (filter.cursor) {
-      conditions.push(
-        sql`(${tasks.updatedAt}, ${tasks.id}) > (${filter.cursor.updatedAt}::timestamptz, ${filter.cursor.id}::uuid)`,
-      );
-    }
-    const rows = await this.deps.db
-      .select({
-        task: tasks,
-        cursorAt: sql<string>`to_char(${tasks.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-      })
-      .from(tasks)
-      .where(and(...conditions))
-      .orderBy(asc(tasks.updatedAt), asc(tasks.id))
-      .limit(filter.limit + 1);
+    const rows = await finishedTasksWithBranch(this.deps.db, { ...filter, limit: filter.limit + 1 });
     return rows.map((row) => ({ ...row.task, branchName: row.task.branchName!, cursorAt: row.cursorAt }));
   }
 
@@ -148,24 +127,12 @@ export class BranchCleanup {
     const branchesInUse = new Set<string>();
     const openParents = new Set<string>();
     if (candidates.length === 0) return { branchesInUse, openParents };
-    const open = notInArray(tasks.status, [...TERMINAL_STATES]);
-    const holders = await this.deps.db
-      .select({ projectId: tasks.projectId, branch: tasks.branchName })
-      .from(tasks)
-      .where(and(open, inArray(tasks.branchName, [...new Set(candidates.map((t) => t.branchName))])));
+    const holders = await openBranchHolders(this.deps.db, [...new Set(candidates.map((t) => t.branchName))]);
     for (const holder of holders) branchesInUse.add(`${holder.projectId}\u0000${holder.branch}`);
-    const children = await this.deps.db
-      .select({ parentId: tasks.parentTaskId })
-      .from(tasks)
-      .where(
-        and(
-          open,
-          inArray(
-            tasks.parentTaskId,
-            candidates.map((t) => t.id),
-          ),
-        ),
-      );
+    const children = await parentsWithOpenChild(
+      this.deps.db,
+      candidates.map((t) => t.id),
+    );
     for (const child of children) if (child.parentId) openParents.add(child.parentId);
     return { branchesInUse, openParents };
   }

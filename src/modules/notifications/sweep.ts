@@ -8,7 +8,7 @@ import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { type EventBus, inTransaction } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Agent, AgentsService } from '../agents/index.js';
-import { tasks } from '../tasks/index.js';
+import { taskStatusOf } from '../tasks/index.js';
 import type { ResolvedRecipient } from './recipients.js';
 import { CLOSED_TASK_STATUSES, type EscalationPolicy, nextEscalationAfter, sweepDecision } from './rules.js';
 import { type NotificationResolution, notificationRecipients, notifications } from './schema.js';
@@ -40,15 +40,15 @@ export async function runSweep(
   relay: (row: NotificationRow, recipient: ResolvedRecipient) => void,
 ): Promise<SweepReport> {
   const report: SweepReport = { resolved: 0, escalated: 0, exhausted: 0 };
+  const taskStatus = taskStatusOf(notifications.relatedTaskId);
   const candidates = await deps.db
-    .select({ notification: notifications, taskStatus: tasks.status })
+    .select({ notification: notifications, taskStatus })
     .from(notifications)
-    .leftJoin(tasks, eq(tasks.id, notifications.relatedTaskId))
     .where(
       and(
         eq(notifications.ackRequired, true),
         isNull(notifications.resolvedAt),
-        or(lte(notifications.nextEscalationAt, now), inArray(tasks.status, [...CLOSED_TASK_STATUSES])),
+        or(lte(notifications.nextEscalationAt, now), inArray(taskStatus, [...CLOSED_TASK_STATUSES])),
       ),
     )
     .orderBy(asc(notifications.nextEscalationAt))

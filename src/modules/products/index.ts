@@ -5,6 +5,7 @@ import type { ProjectsModule } from '../projects/index.js';
 import { registerProductsRoutes } from './routes.js';
 import { ProductsService } from './service.js';
 
+export { existingProductIds } from './reads.js';
 export { type CellRoute, PRODUCT_MANAGER_ROLES } from './rules.js';
 export { productCells, products } from './schema.js';
 export type { NewProduct, Product, ProductChanges, ProductRow } from './service.js';

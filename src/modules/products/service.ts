@@ -11,7 +11,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/erro
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { type ProjectBrief, type ProjectRow, type ProjectsService, slugProblem } from '../projects/index.js';
-import { tasks } from '../tasks/schema.js';
+import { taskCountOfProduct } from '../tasks/index.js';
 import { type CellRoute, duplicateTeams } from './rules.js';
 import { productCells, products } from './schema.js';
 
@@ -132,12 +132,9 @@ export class ProductsService {
   /** Deletes a product and its routing; 409 `product_in_use` while tasks reference it. */
   async delete(idOrSlug: string): Promise<void> {
     const product = await this.get(idOrSlug);
-    const [referencing] = await this.db
-      .select({ n: count() })
-      .from(tasks)
-      .where(eq(tasks.productId, product.id));
-    if (referencing && referencing.n > 0) {
-      throw inUse(product.slug, `${referencing.n} task(s) reference it`, { task_count: referencing.n });
+    const referencing = await taskCountOfProduct(this.db, product.id);
+    if (referencing > 0) {
+      throw inUse(product.slug, `${referencing} task(s) reference it`, { task_count: referencing });
     }
     try {
       await this.db.delete(products).where(eq(products.id, product.id));

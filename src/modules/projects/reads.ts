@@ -2,7 +2,8 @@
  * Named reads of projects for the engines: the active projects that opted in to CI-watch or to the
  * dependency-update bot, with only the columns each sweep needs, in one query each.
  */
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import { projects } from './schema.js';
 
@@ -39,4 +40,12 @@ export function depUpdateProjects(db: Db) {
     })
     .from(projects)
     .where(and(eq(projects.isActive, true), isNotNull(projects.depUpdateCommand)));
+}
+
+/** Which of `ids` name an existing project (ids only), on the caller's handle. */
+export function existingProjectIds(db: Db | Tx, ids: readonly string[]): Promise<{ id: string }[]> {
+  return db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(inArray(projects.id, [...ids]));
 }

@@ -13,7 +13,7 @@ import type { Identity } from '../../platform/http/auth/identity.js';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isDeliveryCell } from '../agents/index.js';
-import { tasks } from '../tasks/schema.js';
+import { taskCountOfProject } from '../tasks/index.js';
 import { projectAccessProblem } from './access.js';
 import { applyProjectBody, newProjectState, type ProjectBody, type ProjectState } from './draft.js';
 import { GitTokenBox, gitTokenChange } from './git-token.js';
@@ -168,12 +168,9 @@ export class ProjectsService {
   async delete(caller: Caller, idOrSlug: string): Promise<void> {
     const project = await this.get(idOrSlug);
     this.authorize(caller, project.assignedCell);
-    const [referencing] = await this.db
-      .select({ n: count() })
-      .from(tasks)
-      .where(eq(tasks.projectId, project.id));
-    if (referencing && referencing.n > 0) {
-      throw inUse(project.slug, `${referencing.n} task(s) reference it`, { task_count: referencing.n });
+    const referencing = await taskCountOfProject(this.db, project.id);
+    if (referencing > 0) {
+      throw inUse(project.slug, `${referencing} task(s) reference it`, { task_count: referencing });
     }
     try {
       await this.db.delete(projects).where(eq(projects.id, project.id));

@@ -1,14 +1,8 @@
-/**
- * Opening a task: the declaration rules (create-rules.ts), existence of everything it references
- * (422 otherwise), then the row, its per-cell project map and the `create` audit row in one
- * transaction.
- */
-import { inArray } from 'drizzle-orm';
 import type { FieldProblem } from '../../platform/http/errors.js';
 import { unprocessable } from '../../platform/http/errors.js';
 import type { Role } from '../lifecycle/index.js';
-import { products } from '../products/schema.js';
-import { projects } from '../projects/index.js';
+import { existingProductIds } from '../products/index.js';
+import { existingProjectIds } from '../projects/index.js';
 import type { TaskContext } from './context.js';
 import {
   childDepth,
@@ -52,15 +46,8 @@ export async function createTask(
     ...(target?.kind === 'cell_projects' ? Object.values(target.cellProjects) : []),
   ];
   const [knownProjects, knownProducts, dependencies] = await Promise.all([
-    projectIds.length
-      ? ctx.db.select({ id: projects.id }).from(projects).where(inArray(projects.id, projectIds))
-      : [],
-    target?.kind === 'product'
-      ? ctx.db
-          .select({ id: products.id })
-          .from(products)
-          .where(inArray(products.id, [target.productId]))
-      : [],
+    projectIds.length ? existingProjectIds(ctx.db, projectIds) : [],
+    target?.kind === 'product' ? existingProductIds(ctx.db, [target.productId]) : [],
     taskBriefs(ctx.db, input.dependency_ids ?? []),
   ]);
   const known = new Set(knownProjects.map((p) => p.id));

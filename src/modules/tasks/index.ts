@@ -30,10 +30,19 @@ export { type TaskEventView, textMatch } from './queries.js';
 export {
   ancestorsOf,
   type ChainTask,
+  collisionCandidates,
+  finishedTasksWithBranch,
+  openBranchHolders,
   openTasksFromSource,
+  parentsWithOpenChild,
   projectOfTask,
+  taskCollisionSurface,
+  taskCountOfProduct,
+  taskCountOfProject,
   taskExists,
+  taskHolding,
   taskLabels,
+  taskStatusOf,
 } from './reads.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';

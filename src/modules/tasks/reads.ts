@@ -1,10 +1,28 @@
 /**
  * Named reads of tasks for other modules, so that none queries the tasks table itself: a task's
  * ancestry (root first, the task itself excluded: the workspaces' branch names and bases; four
- * levels at most, so a few primary-key reads), the project a task belongs to (the usage ledger), and
- * the open tasks an engine opened (its source), with their machine markers.
+ * levels at most, so a few primary-key reads), the project a task belongs to (the usage ledger),
+ * the open tasks an engine opened (its source), with their machine markers, how many tasks still
+ * reference a product or project (their delete guards), a related task's status as a SQL
+ * expression (so a caller's single statement stays single), and the finished tasks with a branch
+ * the git branch cleanup walks, with the open tasks that still hold those branches or descend from them.
  */
-import { and, desc, eq, inArray, notInArray } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  type Column,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  ne,
+  notInArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
 import type { Db } from '../../platform/db/client.js';
 import { TERMINAL_STATES } from '../lifecycle/index.js';
@@ -82,4 +100,138 @@ export async function taskLabels(
     .from(tasks)
     .where(inArray(tasks.id, unique));
   return new Map(rows.map((row) => [row.id, { title: row.title, projectId: row.projectId }]));
+}
+
+/** How many tasks reference the product (its delete guard). */
+export async function taskCountOfProduct(db: Db | Tx, productId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(tasks).where(eq(tasks.productId, productId));
+  return row?.n ?? 0;
+}
+
+/** How many tasks reference the project (its delete guard). */
+export async function taskCountOfProject(db: Db | Tx, projectId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(tasks).where(eq(tasks.projectId, projectId));
+  return row?.n ?? 0;
+}
+
+/**
+ * The status of the task whose id is in `taskIdColumn`, as a scalar subquery for the caller's own
+ * statement (null when the column is null or the task is gone): one statement, no join on tasks.
+ */
+export function taskStatusOf(taskIdColumn: Column): SQL<string | null> {
+  return sql<string | null>`(select ${tasks.status} from ${tasks} where ${tasks.id} = ${taskIdColumn})`;
+}
+
+/** A window of finished (terminal) tasks that still record a branch, oldest first by (updated_at, id). */
+export async function finishedTasksWithBranch(
+  db: Db,
+  filter: {
+    projectId: string | null;
+    team: string | null;
+    cursor: { updatedAt: string; id: string } | null;
+    limit: number;
+  },
+) {
+  const conditions: SQL[] = [inArray(tasks.status, [...TERMINAL_STATES]), isNotNull(tasks.branchName)];
+  if (filter.projectId) conditions.push(eq(tasks.projectId, filter.projectId));
+  if (filter.team) conditions.push(eq(tasks.team, filter.team));
+  if (filter.cursor) {
+    conditions.push(
+      sql`(${tasks.updatedAt}, ${tasks.id}) > (${filter.cursor.updatedAt}::timestamptz, ${filter.cursor.id}::uuid)`,
+    );
+  }
+  return db
+    .select({
+      task: tasks,
+      cursorAt: sql<string>`to_char(${tasks.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(tasks)
+    .where(and(...conditions))
+    .orderBy(asc(tasks.updatedAt), asc(tasks.id))
+    .limit(filter.limit);
+}
+
+/** The open tasks recording one of `branches`: their project and branch. */
+export function openBranchHolders(db: Db, branches: readonly string[]) {
+  return db
+    .select({ projectId: tasks.projectId, branch: tasks.branchName })
+    .from(tasks)
+    .where(and(notInArray(tasks.status, [...TERMINAL_STATES]), inArray(tasks.branchName, [...branches])));
+}
+
+/** The parents among `parentIds` that have an open child (one row per open child). */
+export function parentsWithOpenChild(db: Db, parentIds: readonly string[]) {
+  return db
+    .select({ parentId: tasks.parentTaskId })
+    .from(tasks)
+    .where(and(notInArray(tasks.status, [...TERMINAL_STATES]), inArray(tasks.parentTaskId, [...parentIds])));
+}
+
+/** Who holds a task (its status, assignee and active claimant); null when it does not exist. */
+export async function taskHolding(db: Db | Tx, taskId: string) {
+  const [row] = await db
+    .select({
+      id: tasks.id,
+      status: tasks.status,
+      assignedTo: tasks.assignedTo,
+      activeClaimantId: tasks.activeClaimantId,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A task's collision surface (what it intends to touch, migration, shared code); null when it does not exist. */
+export async function taskCollisionSurface(db: Db, taskId: string) {
+  const [row] = await db
+    .select({
+      id: tasks.id,
+      parentTaskId: tasks.parentTaskId,
+      projectId: tasks.projectId,
+      intendsToTouch: tasks.intendsToTouch,
+      addsMigration: tasks.addsMigration,
+      touchesShared: tasks.touchesShared,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The siblings a task may collide with: same parent, not the task itself, same project (both
+ * without one counts as the same), not cancelled, with a surface of their own.
+ */
+export function collisionCandidates(
+  db: Db,
+  task: { id: string; parentTaskId: string; projectId: string | null },
+) {
+  return db
+    .select({
+      id: tasks.id,
+      title: tasks.title,
+      status: tasks.status,
+      branchName: tasks.branchName,
+      prNumber: tasks.prNumber,
+      priority: tasks.priority,
+      sequence: tasks.sequence,
+      intendsToTouch: tasks.intendsToTouch,
+      addsMigration: tasks.addsMigration,
+      touchesShared: tasks.touchesShared,
+    })
+    .from(tasks)
+    .where(
+      and(
+        eq(tasks.parentTaskId, task.parentTaskId),
+        ne(tasks.id, task.id),
+        task.projectId ? eq(tasks.projectId, task.projectId) : isNull(tasks.projectId),
+        ne(tasks.status, 'cancelled'),
+        or(
+          sql`cardinality(${tasks.intendsToTouch}) > 0`,
+          eq(tasks.addsMigration, true),
+          eq(tasks.touchesShared, true),
+        ),
+      ),
+    );
 }

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { conflict, type FieldProblem, unprocessable } from '../../platform/http/errors.js';
 import { holdsClaim, overrideNeedsForce, type Role, type TaskStatus } from '../lifecycle/index.js';
-import { projects } from '../projects/index.js';
+import { existingProjectIds } from '../projects/index.js';
 import { syncClaimantState } from './agent-state.js';
 import type { TaskContext } from './context.js';
 import { declarationProblems, pmCodeProblems, withCriterionIds } from './create-rules.js';
@@ -140,11 +140,7 @@ async function checkReferences(
     }
   }
   if (input.project_id) {
-    const [project] = await ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(eq(projects.id, input.project_id))
-      .limit(1);
+    const [project] = await existingProjectIds(ctx.db, [input.project_id]);
     if (!project) problem('project_id', `there is no project ${input.project_id}`);
   }
   if (input.dependency_ids?.length) {

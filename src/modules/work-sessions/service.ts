@@ -2,7 +2,7 @@
  * Work sessions: an agent's git session on a task — branch, commits, files changed, pull request.
  * At most one session per task is active (a partial unique index; a second start is 409
  * `session_active`). The routes call these methods with the caller as `actor`; the git layer calls
- * them without one, as the system. Task rows are read directly (a read model over `tasks`).
+ * them without one, as the system. Task rows are read through tasks' named read taskHolding.
  */
 
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
@@ -14,7 +14,7 @@ import type { Identity } from '../../platform/http/auth/identity.js';
 import { conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isTerminal } from '../lifecycle/index.js';
-import { tasks } from '../tasks/schema.js';
+import { taskHolding } from '../tasks/index.js';
 import {
   type EndStatus,
   fileListProblems,
@@ -263,18 +263,7 @@ export class WorkSessionsService {
   }
 
   private async task(taskId: string, db: Db = this.db) {
-    const [task] = isUuid(taskId)
-      ? await db
-          .select({
-            id: tasks.id,
-            status: tasks.status,
-            assignedTo: tasks.assignedTo,
-            activeClaimantId: tasks.activeClaimantId,
-          })
-          .from(tasks)
-          .where(eq(tasks.id, taskId))
-          .limit(1)
-      : [];
+    const task = isUuid(taskId) ? await taskHolding(db, taskId) : null;
     if (!task) throw notFound(`there is no task ${taskId}`);
     return task;
   }
