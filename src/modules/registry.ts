@@ -41,7 +41,12 @@ import { createSecretaryModule, type SecretaryModule } from './secretary/index.j
 import type { SettingsModule } from './settings/index.js';
 import { createStreamsModule, type StreamsModule } from './streams/index.js';
 import { createSystemModule, type SystemModule } from './system/index.js';
-import { createTasksModule, type TasksModule } from './tasks/index.js';
+import {
+  createTasksModule,
+  type TasksModule,
+  taskCountOfProduct,
+  taskCountOfProject,
+} from './tasks/index.js';
 import { createUsageModule, runSpend, type UsageModule } from './usage/index.js';
 import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessions/index.js';
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
@@ -97,13 +102,17 @@ export interface Foundations {
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;
   const agents = await createAgentsModule(platform);
-  const projects = createProjectsModule(platform);
+  const { db } = platform.database;
+  const projects = createProjectsModule(platform, { taskCountOf: (id) => taskCountOfProject(db, id) });
   const usage = createUsageModule(platform, { agents, settings, scheduler });
   const providers = createProvidersModule(platform, {
     agents,
     onModelUsage: (call) => void usage.recordModelCall(call),
   });
-  const products = createProductsModule(platform, { projects });
+  const products = createProductsModule(platform, {
+    projects,
+    taskCountOf: (id) => taskCountOfProduct(db, id),
+  });
   const tasks = createTasksModule(platform, { agents, projects, products });
   const findings = createFindingsModule(platform, { tasks });
   const collisionMap = createCollisionMapModule(platform, { tasks });
@@ -163,7 +172,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     agents,
     dispatch,
     runtime,
-    runSpend: (runs) => runSpend(platform.database.db, runs),
+    runSpend: (runs) => runSpend(db, runs),
   });
   const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
   const journals = createJournalsModule(platform, { agents });
@@ -188,8 +197,8 @@ export async function createModules(platform: Platform, foundations: Foundations
     settings,
     providers,
     sources: [
-      findingsKnowledgeSource(platform.database.db),
-      tasksKnowledgeSource(platform.database.db),
+      findingsKnowledgeSource(db),
+      tasksKnowledgeSource(db),
       docs.knowledgeSource,
       journals.knowledgeSource,
     ],

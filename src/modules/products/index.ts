@@ -19,9 +19,16 @@ export interface ProductsModule {
 /** What this module is handed: the outside faces of the modules it uses. */
 export interface ProductsDeps {
   projects: ProjectsModule;
+  /** How many tasks reference a product: its delete guard (the tasks module's `taskCountOfProduct`). */
+  taskCountOf(productId: string): Promise<number>;
 }
 
 export function createProductsModule(platform: Platform, deps: ProductsDeps): ProductsModule {
-  const service = new ProductsService(platform.database.db, deps.projects.service, platform.clock);
+  const service = new ProductsService(
+    platform.database.db,
+    deps.projects.service,
+    deps.taskCountOf,
+    platform.clock,
+  );
   return { service, registerRoutes: (app) => registerProductsRoutes(app, service) };
 }

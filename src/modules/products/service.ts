@@ -11,7 +11,6 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/erro
 import { AppError, conflict, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { type ProjectBrief, type ProjectRow, type ProjectsService, slugProblem } from '../projects/index.js';
-import { taskCountOfProduct } from '../tasks/index.js';
 import { type CellRoute, duplicateTeams } from './rules.js';
 import { productCells, products } from './schema.js';
 
@@ -43,6 +42,8 @@ export class ProductsService {
   constructor(
     private readonly db: Db,
     private readonly projects: ProjectsService,
+    /** How many tasks reference a product (the tasks module's named read, wired by the registry). */
+    private readonly taskCountOf: (productId: string) => Promise<number>,
     private readonly clock: Clock = systemClock,
   ) {}
 
@@ -132,7 +133,7 @@ export class ProductsService {
   /** Deletes a product and its routing; 409 `product_in_use` while tasks reference it. */
   async delete(idOrSlug: string): Promise<void> {
     const product = await this.get(idOrSlug);
-    const referencing = await taskCountOfProduct(this.db, product.id);
+    const referencing = await this.taskCountOf(product.id);
     if (referencing > 0) {
       throw inUse(product.slug, `${referencing} task(s) reference it`, { task_count: referencing });
     }

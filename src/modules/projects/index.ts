@@ -25,7 +25,17 @@ export interface ProjectsModule {
   registerRoutes(app: FastifyInstance): void;
 }
 
-export function createProjectsModule(platform: Platform): ProjectsModule {
-  const service = new ProjectsService(platform.database.db, platform.secret, platform.clock);
+export interface ProjectsDeps {
+  /** How many tasks reference a project: its delete guard (the tasks module's `taskCountOfProject`). */
+  taskCountOf(projectId: string): Promise<number>;
+}
+
+export function createProjectsModule(platform: Platform, deps: ProjectsDeps): ProjectsModule {
+  const service = new ProjectsService(
+    platform.database.db,
+    platform.secret,
+    platform.clock,
+    deps.taskCountOf,
+  );
   return { service, registerRoutes: (app) => registerProjectsRoutes(app, service) };
 }

@@ -13,7 +13,6 @@ import type { Identity } from '../../platform/http/auth/identity.js';
 import { AppError, conflict, forbidden, notFound, unprocessable } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { isDeliveryCell } from '../agents/index.js';
-import { taskCountOfProject } from '../tasks/index.js';
 import { projectAccessProblem } from './access.js';
 import { applyProjectBody, newProjectState, type ProjectBody, type ProjectState } from './draft.js';
 import { GitTokenBox, gitTokenChange } from './git-token.js';
@@ -55,6 +54,8 @@ export class ProjectsService {
     private readonly db: Db,
     secret?: string,
     private readonly clock: Clock = systemClock,
+    /** How many tasks reference a project (the tasks module's named read, wired by the registry). */
+    private readonly taskCountOf: (projectId: string) => Promise<number> = unwired,
   ) {
     this.tokens = secret ? new GitTokenBox(secret) : null;
   }
@@ -168,7 +169,7 @@ export class ProjectsService {
   async delete(caller: Caller, idOrSlug: string): Promise<void> {
     const project = await this.get(idOrSlug);
     this.authorize(caller, project.assignedCell);
-    const referencing = await taskCountOfProject(this.db, project.id);
+    const referencing = await this.taskCountOf(project.id);
     if (referencing > 0) {
       throw inUse(project.slug, `${referencing} task(s) reference it`, { task_count: referencing });
     }
@@ -217,3 +218,6 @@ function changedColumns(current: ProjectRow, next: ProjectState): Partial<Projec
 const slugTaken = (slug: string) => conflict('slug_taken', `a project with slug "${slug}" already exists`);
 const inUse = (slug: string, why: string, details?: unknown) =>
   new AppError(409, 'project_in_use', `project ${slug} cannot be deleted: ${why}`, details);
+
+const unwired = (): Promise<number> =>
+  Promise.reject(new Error('no task count wired into the projects service'));
