@@ -296,3 +296,14 @@ export function openTaskRows(count: number, bench: string) {
     createdBy: 'ceo',
   }));
 }
+
+/** This process's memory once garbage is collected (with --expose-gc) and has settled: RSS and heap + external. */
+export async function settledMemory(): Promise<{ rss: number; heap: number }> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let i = 0; i < 3; i += 1) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const memory = process.memoryUsage();
+  return { rss: memory.rss, heap: memory.heapUsed + memory.external };
+}

@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { WebSocket, WebSocketServer } from 'ws';
+import { settledMemory } from './support.js';
 
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/ws/system' });
 await once(wss, 'listening');
@@ -19,13 +20,7 @@ answer({ port: (wss.address() as { port: number }).port });
 for await (const line of createInterface({ input: process.stdin })) {
   const command = line.trim();
   if (command === 'rss') {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    for (let i = 0; i < 3; i += 1) {
-      gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const memory = process.memoryUsage();
-    answer({ rss: memory.rss, heap: memory.heapUsed + memory.external });
+    answer(await settledMemory());
   } else if (command === 'count') {
     answer({ system: wss.clients.size });
   } else if (command === 'publish') {

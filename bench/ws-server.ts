@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { configWith } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { settledMemory } from './support.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-ws-'));
 const server = await startServer(
@@ -22,13 +23,7 @@ answer({ port: server.port });
 for await (const line of createInterface({ input: process.stdin })) {
   const command = line.trim();
   if (command === 'rss') {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    for (let i = 0; i < 3; i += 1) {
-      gc?.();
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const memory = process.memoryUsage();
-    answer({ rss: memory.rss, heap: memory.heapUsed + memory.external });
+    answer(await settledMemory());
   } else if (command === 'count') {
     answer(server.modules.streams.service.counts());
   } else if (command === 'publish') {
