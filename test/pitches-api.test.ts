@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
 import { tempDirs } from '../src/platform/git/test-support.js';
+import { as, pitchBody } from './pitches-support.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
 import { startAppWithFlags } from './support/engines.js';
 
@@ -25,18 +26,6 @@ interface Pitch {
 interface ErrorBody {
   error: { code: string };
 }
-
-const as = (t: TestApp, slug: string) => {
-  const m = rosterMember(slug);
-  return t.headersFor(m.id, m.role, m.team ?? '');
-};
-const pitchBody = (slug: string, cells: string[]) => ({
-  title: `Loyalty ${slug}`,
-  slug,
-  problem: 'Returning customers get nothing for coming back.',
-  proposal: 'Points on every order, redeemable at checkout.',
-  target_cells: cells,
-});
 
 describe('pitches with provisioning off', () => {
   let t: TestApp;

@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rosterMember } from '../src/modules/agents/index.js';
+import { as, pitchBody } from './pitches-support.js';
 import { json, type TestApp } from './support/app.js';
 import { startAppWithFlags } from './support/engines.js';
 import { FAKE_FORGE_USER, type FakeForge, startFakeForge } from './support/fake-forge/index.js';
@@ -24,18 +24,6 @@ interface Project {
   forge_api_url: string | null;
   has_git_token: boolean;
 }
-
-const as = (t: TestApp, slug: string) => {
-  const m = rosterMember(slug);
-  return t.headersFor(m.id, m.role, m.team ?? '');
-};
-const pitchBody = (slug: string, cells: string[]) => ({
-  title: `Loyalty ${slug}`,
-  slug,
-  problem: 'Returning customers get nothing for coming back.',
-  proposal: 'Points on every order, redeemable at checkout.',
-  target_cells: cells,
-});
 
 describe('pitch approval through the provisioning forge', () => {
   let t: TestApp;
