@@ -12,6 +12,7 @@ import type { Platform, PlatformStores } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
 import { acceptCorrelationId, registerConventions } from './platform/http/conventions.js';
 import { registerGuard } from './platform/http/guard/index.js';
+import { trustedProxies } from './platform/http/internal-network.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerPanelStatic } from './platform/http/panel-static.js';
@@ -64,7 +65,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
       const incoming = req.headers['x-correlation-id'];
       return typeof incoming === 'string' && acceptCorrelationId(incoming) ? incoming : randomUUID();
     },
-    trustProxy: config.trustedProxies,
+    trustProxy: trustedProxies(config.trustedProxies),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());

@@ -8,9 +8,12 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 
 export function internalNetworkList(cidrs: readonly string[]): BlockList {
+  return addressList(['127.0.0.0/8', '::1', ...cidrs]);
+}
+
+/** Addresses and CIDR blocks (`10.0.0.0/8`, `::1`) as a BlockList. */
+function addressList(cidrs: readonly string[]): BlockList {
   const list = new BlockList();
-  list.addSubnet('127.0.0.0', 8, 'ipv4');
-  list.addAddress('::1', 'ipv6');
   for (const entry of cidrs) {
     const [address = '', bits] = entry.split('/');
     const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
@@ -20,7 +23,31 @@ export function internalNetworkList(cidrs: readonly string[]): BlockList {
   return list;
 }
 
+/**
+ * Fastify's `trustProxy` for GAFFER_TRUSTED_PROXIES: whether a peer's X-Forwarded-For is believed.
+ * Given the list itself, Fastify parses every address on every `request.ip`; the peers of a server
+ * are few, so each address is judged once (the memo is bounded: forwarded entries are the client's).
+ */
+export function trustedProxies(cidrs: readonly string[]): (address: string) => boolean {
+  const list = addressList(cidrs);
+  const judged = new Map<string, boolean>();
+  return (address) => {
+    let trusted = judged.get(address);
+    if (trusted === undefined) {
+      trusted = listed(list, address);
+      if (judged.size >= 4096) judged.clear();
+      judged.set(address, trusted);
+    }
+    return trusted;
+  };
+}
+
 export function isInternalAddress(list: BlockList, ip: string): boolean {
+  return listed(list, ip);
+}
+
+/** Whether `ip` (an IPv4-mapped IPv6 address judged as IPv4) is in `list`; false for a non-address. */
+function listed(list: BlockList, ip: string): boolean {
   const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   const family = isIP(mapped);
   if (family === 0) return false;

@@ -16,8 +16,8 @@ export interface Ban {
 
 export interface BanStore {
   readonly kind: 'redis' | 'memory';
-  /** The ban in force on `address`, or null. */
-  find(address: string, now: Date): Promise<Ban | null>;
+  /** The ban in force on `address`, or null; the in-process store answers at once (no promise). */
+  find(address: string, now: Date): Ban | null | Promise<Ban | null>;
   add(ban: Ban): Promise<void>;
   /** Bans in force, soonest expiry first. */
   list(now: Date): Promise<Ban[]>;
@@ -29,7 +29,7 @@ export class MemoryBanStore implements BanStore {
   readonly kind = 'memory' as const;
   readonly #bans = new Map<string, Ban>();
 
-  async find(address: string, now: Date): Promise<Ban | null> {
+  find(address: string, now: Date): Ban | null {
     const ban = this.#bans.get(address);
     if (!ban) return null;
     if (Date.parse(ban.expires_at) <= now.getTime()) {
@@ -45,12 +45,12 @@ export class MemoryBanStore implements BanStore {
 
   async list(now: Date): Promise<Ban[]> {
     const live: Ban[] = [];
-    for (const ban of this.#bans.values()) if (await this.find(ban.address, now)) live.push(ban);
+    for (const ban of this.#bans.values()) if (this.find(ban.address, now)) live.push(ban);
     return live.sort((a, b) => a.expires_at.localeCompare(b.expires_at));
   }
 
   async lift(address: string, now: Date): Promise<boolean> {
-    const existed = (await this.find(address, now)) !== null;
+    const existed = this.find(address, now) !== null;
     this.#bans.delete(address);
     return existed;
   }

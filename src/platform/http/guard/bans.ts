@@ -49,17 +49,29 @@ export class Bans {
     this.#events = options.events;
   }
 
-  /** onRequest: answers 403 to a banned address (the request's client, `address`); true when it did. */
-  async refuseBanned(request: FastifyRequest, reply: FastifyReply, address: string): Promise<boolean> {
+  /**
+   * onRequest: answers 403 to a banned address (the request's client, `address`); true when it did.
+   * Synchronous when the store is (the in-process one), so most requests pass without a promise.
+   */
+  refuseBanned(request: FastifyRequest, reply: FastifyReply, address: string): boolean | Promise<boolean> {
     if (request.routeOptions.config?.guardBanExempt) return false;
     const now = this.#clock.now();
-    let ban: Ban | null;
-    try {
-      ban = await this.store.find(address, now);
-    } catch (error) {
+    const unchecked = (error: unknown) => {
       request.log.warn({ err: (error as Error).message }, 'guard: ban store unavailable; not checked');
       return false;
+    };
+    let found: ReturnType<BanStore['find']>;
+    try {
+      found = this.store.find(address, now);
+    } catch (error) {
+      return unchecked(error);
     }
+    if (found instanceof Promise)
+      return found.then((ban) => this.#refuse(request, reply, ban, now), unchecked);
+    return this.#refuse(request, reply, found, now);
+  }
+
+  #refuse(request: FastifyRequest, reply: FastifyReply, ban: Ban | null, now: Date): boolean {
     if (!ban) return false;
     const secondsLeft = Math.max(1, Math.ceil((Date.parse(ban.expires_at) - now.getTime()) / 1000));
     this.#events.tally('banned');

@@ -17,6 +17,7 @@ import { registerBanRoutes } from './ban-routes.js';
 import { banStoreFor } from './ban-store.js';
 import { Bans } from './bans.js';
 import { BehaviourRules } from './behaviour.js';
+import { type GuardCheck, runChecks } from './checks.js';
 import { registerClientJudge } from './client.js';
 import { GuardEvents } from './events.js';
 import { registerRateLimits } from './rate-limits.js';
@@ -75,15 +76,20 @@ export async function registerGuard(app: FastifyInstance, platform: Platform): P
   const addSecurityHeaders = await securityHeadersStep();
   const limits = await registerRateLimits(app, { config, cache, judge, events });
 
-  app.addHook('onRequest', async (request, reply) => {
+  const onRequest: GuardCheck[] = [
+    (request, reply, client) => bans.refuseBanned(request, reply, client.ip),
+    (request, reply, client) => !client.excluded && waf.refuseUrl(request, reply),
+    (request, reply, client) => !client.internal && limits.refuseOverLimit(request, reply),
+  ];
+  const preValidation: GuardCheck[] = [
+    (request, reply, client) => !client.excluded && waf.refuseBody(request, reply),
+  ];
+  app.addHook('onRequest', (request, reply, done) => {
     addSecurityHeaders(reply);
-    const client = judge(request);
-    if (await bans.refuseBanned(request, reply, client.ip)) return reply;
-    if (!client.excluded && (await waf.refuseUrl(request, reply))) return reply;
-    if (!client.internal && (await limits.refuseOverLimit(request, reply))) return reply;
+    runChecks(onRequest, request, reply, judge(request), done);
   });
-  app.addHook('preValidation', async (request, reply) => {
-    if (!judge(request).excluded && (await waf.refuseBody(request, reply))) return reply;
+  app.addHook('preValidation', (request, reply, done) => {
+    runChecks(preValidation, request, reply, judge(request), done);
   });
   if (behaviour.readsBodies) {
     app.addHook('onSend', async (request, reply, payload) => {

@@ -25,8 +25,11 @@ const MINUTE_MS = 60_000;
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 export interface RateLimits {
-  /** onRequest: 429 when the address used up its failed authentications, or (unmatched paths) its general limit. */
-  refuseOverLimit(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /**
+   * onRequest: 429 when the address used up its failed authentications, or (unmatched paths) its
+   * general limit; true when it refused. Matched routes answer at once (their limit is the plugin's).
+   */
+  refuseOverLimit(request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean>;
   /** onResponse of a 401: counts one failed authentication. */
   countAuthFailure(request: FastifyRequest): Promise<void>;
 }
@@ -105,7 +108,7 @@ export async function registerRateLimits(
   const failedOut = new Map<string, number>();
 
   return {
-    async refuseOverLimit(request, reply) {
+    refuseOverLimit(request, reply) {
       const { ip } = judge(request);
       const until = failedOut.get(ip);
       if (until !== undefined) {
@@ -122,19 +125,18 @@ export async function registerRateLimits(
         failedOut.delete(ip);
       }
       // Matched routes carry the plugin's own hook; a path no route matches is limited here.
-      if (request.routeOptions.url === undefined) {
-        const limit = await general(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          return refuse(
-            request,
-            reply,
-            limit.ttlInSeconds,
-            'rate-limit',
-            `rate limit of ${limit.max} per minute reached`,
-          );
-        }
-      }
-      return false;
+      if (request.routeOptions.url !== undefined) return false;
+      return general(request).then((limit) =>
+        !limit.isAllowed && limit.isExceeded
+          ? refuse(
+              request,
+              reply,
+              limit.ttlInSeconds,
+              'rate-limit',
+              `rate limit of ${limit.max} per minute reached`,
+            )
+          : false,
+      );
     },
     async countAuthFailure(request) {
       const counted = await authFailures(request);

@@ -27,14 +27,14 @@ export class Waf {
     this.#events = options.events;
   }
 
-  /** onRequest: path and query. Returns true when the request was refused. */
-  async refuseUrl(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  /** onRequest: path and query. True (once the refusal is sent) when the request was refused; a clean URL answers at once. */
+  refuseUrl(request: FastifyRequest, reply: FastifyReply): false | Promise<boolean> {
     const hit = scanUrl(request.url, request.query, this.#allowedFor(request.routeOptions.url));
     return hit ? this.#refuse(request, reply, hit) : false;
   }
 
   /** preValidation: the parsed JSON body. */
-  async refuseBody(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  refuseBody(request: FastifyRequest, reply: FastifyReply): false | Promise<boolean> {
     if (request.body === undefined || request.body === null) return false;
     const hit = scanBody(request.body, this.#allowedFor(request.routeOptions.url));
     return hit ? this.#refuse(request, reply, hit) : false;
