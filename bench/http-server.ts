@@ -1,6 +1,7 @@
 /**
  * Benchmark target, run as its own process: `full` is Gaffer's whole stack on a fresh embedded data
  * directory; `bare` is a plain Fastify server answering the same /health body. Prints the port.
+ * BENCH_CPU_PROFILE=<dir> writes the full stack's CPU profile there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { configWith } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { startCpuProfile } from './support.js';
 
 const kind = process.argv[2];
 if (kind === 'bare') {
@@ -23,8 +25,9 @@ if (kind === 'bare') {
 } else {
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-'));
   const server = await startServer(configWith({ dataDir, port: 0, logLevel: 'error' }));
+  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, 'http-full');
   process.on('SIGTERM', () => {
-    void server.close().finally(() => {
+    void Promise.all([profile?.(), server.close()]).finally(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });

@@ -17,6 +17,7 @@ import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerPanelStatic } from './platform/http/panel-static.js';
 import { registerProbes } from './platform/http/probes.js';
+import { requestLogger } from './platform/http/request-logger.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createScheduler, registerSchedulerMetrics, type Scheduler } from './platform/scheduler/index.js';
 
@@ -61,6 +62,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
     requestIdHeader: false,
     // Per-request lines are logged at debug by the conventions hook; errors are always logged.
     logController: new LogController({ requestIdLogLabel: 'correlation_id', disableRequestLogging: true }),
+    childLoggerFactory: requestLogger,
     genReqId: (req) => {
       const incoming = req.headers['x-correlation-id'];
       return typeof incoming === 'string' && acceptCorrelationId(incoming) ? incoming : randomUUID();

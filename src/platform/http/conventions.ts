@@ -25,17 +25,19 @@ export function acceptCorrelationId(value: string | undefined): boolean {
 }
 
 export function registerConventions(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback hooks: these run on every response, and an async hook costs each a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-correlation-id', request.id);
     reply.header('x-response-time-ms', reply.elapsedTime.toFixed(2));
-    return payload;
+    done(null, payload);
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.debug(
       { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
       'request served',
     );
+    done();
   });
 
   app.setNotFoundHandler((request, reply) => {

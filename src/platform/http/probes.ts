@@ -9,7 +9,7 @@ import type { Platform } from '../context.js';
 import { version } from '../version.js';
 import { sendError } from './conventions.js';
 import { AppError } from './errors.js';
-import { internalNetworkList, isInternalRequest } from './internal-network.js';
+import { internalNetworks, isInternalRequest } from './internal-network.js';
 import { StringEnum } from './schema-types.js';
 
 const Check = Type.Object({
@@ -56,7 +56,7 @@ const round = (ms: number) => Math.round(ms * 100) / 100;
 
 export function registerProbes(app: FastifyInstance, platform: Platform): void {
   const { config, database, cache } = platform;
-  const internal = internalNetworkList(config.internalNetworks);
+  const internal = internalNetworks(config.internalNetworks);
   const internalOnly = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isInternalRequest(internal, request)) {
       sendError(request, reply, new AppError(404, 'not_found', `no route ${request.method} ${request.url}`));

@@ -56,18 +56,18 @@ export class Bans {
   refuseBanned(request: FastifyRequest, reply: FastifyReply, address: string): boolean | Promise<boolean> {
     if (request.routeOptions.config?.guardBanExempt) return false;
     const now = this.#clock.now();
-    const unchecked = (error: unknown) => {
-      request.log.warn({ err: (error as Error).message }, 'guard: ban store unavailable; not checked');
-      return false;
-    };
     let found: ReturnType<BanStore['find']>;
     try {
       found = this.store.find(address, now);
     } catch (error) {
-      return unchecked(error);
+      return unchecked(request, error);
     }
-    if (found instanceof Promise)
-      return found.then((ban) => this.#refuse(request, reply, ban, now), unchecked);
+    if (found instanceof Promise) {
+      return found.then(
+        (ban) => this.#refuse(request, reply, ban, now),
+        (error: unknown) => unchecked(request, error),
+      );
+    }
     return this.#refuse(request, reply, found, now);
   }
 
@@ -115,4 +115,10 @@ export class Bans {
       );
     }
   }
+}
+
+/** A ban store that failed: logged, and the request let through (fail open). */
+function unchecked(request: FastifyRequest, error: unknown): false {
+  request.log.warn({ err: (error as Error).message }, 'guard: ban store unavailable; not checked');
+  return false;
 }

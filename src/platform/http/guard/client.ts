@@ -5,9 +5,8 @@
  * whether the caller is internal (internal-network.ts) and whether the path is excluded
  * (exclusions.ts).
  */
-import type { BlockList } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isInternalAddress, isRelayed } from '../internal-network.js';
+import { type AddressCheck, isRelayed } from '../internal-network.js';
 import { excludedPathMatcher } from './exclusions.js';
 
 export interface GuardClient {
@@ -29,7 +28,7 @@ export type ClientJudge = (request: FastifyRequest) => GuardClient;
 /** Decorates the requests of `app` and answers the judge that fills the decoration. */
 export function registerClientJudge(
   app: FastifyInstance,
-  internal: BlockList,
+  isInternal: AddressCheck,
   excludePaths: readonly string[],
 ): ClientJudge {
   app.decorateRequest('guardClient', null);
@@ -40,7 +39,7 @@ export function registerClientJudge(
       const ip = request.ip;
       client = {
         ip,
-        internal: !isRelayed(request) && isInternalAddress(internal, ip),
+        internal: !isRelayed(request) && isInternal(ip),
         excluded: isExcluded(request.url),
       };
       request.guardClient = client;

@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
-import { internalNetworkList, isInternalRequest } from '../internal-network.js';
+import { internalNetworks, isInternalRequest } from '../internal-network.js';
 import { registerBanRoutes } from './ban-routes.js';
 import { banStoreFor } from './ban-store.js';
 import { Bans } from './bans.js';
@@ -32,7 +32,7 @@ export { GuardRuleError } from './response-rules.js';
 
 export async function registerGuard(app: FastifyInstance, platform: Platform): Promise<void> {
   const { config, cache, clock } = platform;
-  const internal = internalNetworkList(config.internalNetworks);
+  const internal = internalNetworks(config.internalNetworks);
   const isInternal = (request: FastifyRequest) => isInternalRequest(internal, request);
   const settings = {
     scan_response_body: config.guardScanResponseBody,
