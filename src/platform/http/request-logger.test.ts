@@ -6,7 +6,11 @@ import { requestLogger } from './request-logger.js';
 async function appAt(level: string) {
   const lines: Record<string, unknown>[] = [];
   const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
-  const app = Fastify({ logger: { level, stream }, childLoggerFactory: requestLogger, genReqId: () => 'req-1' });
+  const app = Fastify({
+    logger: { level, stream },
+    childLoggerFactory: requestLogger,
+    genReqId: () => 'req-1',
+  });
   app.get('/', async (request) => {
     request.log.debug('a debug line');
     request.log.info({ extra: 1 }, 'an info line');
