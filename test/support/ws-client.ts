@@ -26,12 +26,14 @@ export function openStream(url: string, protocols?: string[]): Promise<Outcome> 
     const ws = new WebSocket(url, protocols);
     const received: unknown[] = [];
     const waiters: ((frame: unknown) => void)[] = [];
-    ws.on('message', (data) => {
+    ws.on('message', (data, isBinary) => {
       const text = data.toString();
       let frame: unknown = text;
       try {
         frame = JSON.parse(text);
       } catch {}
+      // A browser hands a binary frame to the panel as a Blob, not text: every frame must be text.
+      if (isBinary) frame = { binary_frame: frame };
       const waiter = waiters.shift();
       if (waiter) waiter(frame);
       else received.push(frame);

@@ -11,6 +11,9 @@ export const CLOSE = { normal: 1000, goingAway: 1001, tryAgainLater: 1013 } as c
 /** How long a dropped socket gets to finish its close handshake before it is cut. */
 const CLOSE_GRACE_MS = 1000;
 
+/** Frames are text frames, whether handed over as a string or as its UTF-8 bytes. */
+const TEXT_FRAME = { binary: false } as const;
+
 export interface LiveSocketOptions {
   idleTimeoutMs: number;
   queueLimit: number;
@@ -43,15 +46,18 @@ export class LiveSocket {
     return !this.gone;
   }
 
-  /** Queues one serialized frame; a socket over its queue limit is dropped (1013) instead. */
-  send(text: string): void {
+  /**
+   * Queues one serialized frame (its text, or the text's UTF-8 bytes: a broadcast encodes once for
+   * all its sockets); a socket over its queue limit is dropped (1013) instead.
+   */
+  send(frame: string | Buffer): void {
     if (this.gone) return;
     if (this.pending >= this.options.queueLimit) {
       this.drop(CLOSE.tryAgainLater, 'send queue full');
       return;
     }
     this.pending += 1;
-    this.ws.send(text, () => {
+    this.ws.send(frame, TEXT_FRAME, () => {
       this.pending -= 1;
     });
   }

@@ -1,6 +1,7 @@
 /**
  * The sockets of this replica, grouped by channel, and the broadcast that the bridge calls. A frame
- * is serialized once per broadcast and handed to each socket without waiting for any of them.
+ * is serialized and UTF-8 encoded once per broadcast (a string would be encoded again for every
+ * socket) and handed to each socket without waiting for any of them.
  */
 import type { WebSocket } from 'ws';
 import type { Platform } from '../../platform/context.js';
@@ -41,10 +42,10 @@ export class StreamsService {
   broadcast(channel: Channel, frame: object): number {
     const members = this.channels.get(channel);
     if (!members || members.size === 0) return 0;
-    const text = JSON.stringify(frame);
+    const bytes = Buffer.from(JSON.stringify(frame));
     let handed = 0;
     for (const socket of [...members]) {
-      socket.send(text);
+      socket.send(bytes);
       if (socket.open) handed += 1;
     }
     return handed;
