@@ -22,7 +22,7 @@ export function registerMetrics(app: FastifyInstance): void {
     registers: [registry],
   });
   app.decorate('metrics', registry);
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     duration.observe(
       {
         method: request.method,
@@ -31,5 +31,6 @@ export function registerMetrics(app: FastifyInstance): void {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }

@@ -26,9 +26,13 @@ export function registerAuthentication(
   roster: RosterLookup | undefined,
 ): void {
   app.decorateRequest('identity', null);
-  app.addHook('onRequest', async (request) => {
-    if (!isApiRequest(request) || request.routeOptions.config?.public) return;
-    request.identity = await authenticate(request, platform, roster);
+  // A callback hook: the public and non-API requests (most of the cheap ones) pass without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!isApiRequest(request) || request.routeOptions.config?.public) return done();
+    authenticate(request, platform, roster).then((identity) => {
+      request.identity = identity;
+      done();
+    }, done);
   });
 }
 
