@@ -4,7 +4,7 @@
  * (`boardStatements`), executed directly on the same database by the same process, one at a time
  * like the route's single connection, in the same run. Reports p50/p99 and requests/s of both and
  * the p99 ratio route / SQL, on PostgreSQL (a scratch database, when available) and on PGlite.
- * Target: route p99 ≤ 2 × its SQL's p99.
+ * Target: route p99 ≤ 2 × its SQL’s p99. BENCH_CPU_PROFILE=<dir> writes the Gaffer target’s CPU profile there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ import type { Db } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, ratio, report, startTarget } from './support.js';
+import { onScratchDatabase, ratio, report, startCpuProfile, startTarget } from './support.js';
 
 const TASKS = 10_000;
 const SECRET = 'bench-secret-0123456789abcdef0123456789abcdef';
@@ -34,8 +34,9 @@ async function serve(databaseUrl: string | undefined): Promise<void> {
     configWith({ dataDir, databaseUrl, port: 0, logLevel: 'warn', authSecret: SECRET }),
   );
   await seed(server.platform.database.db);
+  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, 'kanban-serve');
   process.on('SIGTERM', () => {
-    void server.close().finally(() => {
+    void Promise.all([profile?.(), server.close()]).finally(() => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });

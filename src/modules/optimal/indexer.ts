@@ -16,9 +16,13 @@ import { optimalChunks, optimalIndexState } from './schema.js';
 import type { KnowledgeCursor, KnowledgeItem, KnowledgeSource } from './types.js';
 import type { VectorStore } from './vectors.js';
 
-export const INDEX_BATCH = 200;
-/** Batches per source per pass: a large backlog is worked off over several passes. */
-const MAX_BATCHES_PER_PASS = 25;
+/**
+ * Items per transaction. Small, because on the embedded store a transaction holds the one
+ * connection: every request waits for the batch in hand (200 held the board for a second).
+ */
+const INDEX_BATCH = 50;
+/** Batches per source per pass (5,000 items): a large backlog is worked off over several passes. */
+const MAX_BATCHES_PER_PASS = 100;
 const EMBED_BATCH = 64;
 const MAX_EMBED_BATCHES_PER_PASS = 20;
 

@@ -16,6 +16,7 @@ import { StoreUnreachableError } from '../store-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { isConnectionFailureCode, isDatabaseUnreachable } from './errors.js';
 import { applyMigrations } from './migrate.js';
+import { shareTurns } from './pglite-turns.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds meet here
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, any>>;
@@ -92,6 +93,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     unlock();
     throw error;
   }
+  shareTurns(client);
   const db = drizzlePglite({ client }) as unknown as Db;
   return {
     db,
