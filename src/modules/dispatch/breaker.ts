@@ -110,8 +110,7 @@ export class RespawnTracker {
 
   /**
    * Stalled tasks that are still open and have made no progress since (a task that progressed is
-   * un-stalled by the next pass that considers it), oldest stall first. The query is the
-   * tracker's (its table gives the rows, order and limit); tasks lends the open-and-no-progress test.
+   * un-stalled by the next pass that considers it), oldest stall first.
    */
   async stalled(limit = 100): Promise<StalledTask[]> {
     const rows = await this.db
@@ -123,6 +122,7 @@ export class RespawnTracker {
         reason: dispatchTaskSpawns.stalledReason,
       })
       .from(dispatchTaskSpawns)
+      // Our table gives the rows, order and limit, so the query is ours; tasks lends its condition.
       .where(
         and(
           isNotNull(dispatchTaskSpawns.stalledAt),

@@ -23,8 +23,7 @@ export interface Candidate extends DispatchTask {
 }
 
 export async function loadCandidates(db: Db, limit = CANDIDATE_LIMIT): Promise<Candidate[]> {
-  // Tasks own most of this statement (the candidates, their facts, order and limit); the breaker's
-  // own row is left-joined in as the caller's part, so a pass stays one statement.
+  // Tasks own most of the statement (rows, facts, order, limit), so it is their read; our breaker row joins in.
   const rows = await dispatchCandidates(db, {
     statuses: AGENT_TURN_STATES,
     limit,
