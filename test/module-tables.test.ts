@@ -9,13 +9,6 @@ import { readSources } from './support/import-graph.js';
 import { crossModuleTableReads } from './support/module-tables.js';
 
 const KNOWN_DEBT = [
-  'src/modules/dispatch/breaker.ts: tasks (tasks)',
-  'src/modules/dispatch/budget-sweep.ts: tasks (tasks)',
-  'src/modules/dispatch/candidates.ts: projects (projects)',
-  'src/modules/dispatch/candidates.ts: tasks (tasks)',
-  'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
-  'src/modules/dispatch/reaper.ts: tasks (tasks)',
-  'src/modules/dispatch/spawner.ts: tasks (tasks)',
   'src/modules/kanban/service.ts: tasks (tasks)',
   'src/modules/tasks/agent-state.ts: agents (agents)',
   'src/modules/tasks/audited-update.ts: agents (agents)',

@@ -8,9 +8,6 @@ import type { NotificationsService } from '../notifications/index.js';
 import type { ExitInfo, RuntimeSupervisor } from '../runtime/index.js';
 import { SYSTEM_ACTOR, type TasksService } from '../tasks/index.js';
 
-/** Statuses the system may release to pending (the lifecycle's `release` edges). */
-export const RELEASABLE_STATUSES = ['claimed', 'in_progress'] as const;
-
 /** Releases the task's claim to pending, owner kept; false when it was no longer releasable. */
 export async function releaseClaim(tasks: TasksService, taskId: string, reason: string): Promise<boolean> {
   try {

@@ -7,9 +7,9 @@
  * (someone moves it, or the CEO spawns an agent on it by hand and it works). The verdict is pure;
  * the tracker keeps the counts in `dispatch_task_spawns`.
  */
-import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { tasks } from '../tasks/index.js';
+import { openWithoutProgressSince, progressMarksOf } from '../tasks/index.js';
 import { dispatchTaskSpawns } from './schema.js';
 
 /** What counts as progress on a task. */
@@ -48,14 +48,6 @@ export function breakerVerdict(row: BreakerRow | null, now: ProgressMarks, limit
   return { action: 'spawn', spawns: row.spawns + 1, unstall: false };
 }
 
-/**
- * SQL for the id of a task's newest audit row (task_events) not written by the system (null when
- * none), in a query over "tasks" (named in full: drizzle leaves columns unqualified in one-table selects).
- */
-export const lastProgressEventId = sql<number | null>`(
-  select max(e.id) from task_events e where e.task_id = "tasks"."id" and e.actor_role <> 'system'
-)`.mapWith((value) => (value === null ? null : Number(value)));
-
 export interface StalledTask {
   taskId: string;
   agentId: string | null;
@@ -69,13 +61,8 @@ export class RespawnTracker {
   constructor(private readonly db: Db) {}
 
   /** The task's progress marks now. */
-  async marksOf(taskId: string): Promise<ProgressMarks> {
-    const [row] = await this.db
-      .select({ lastEventId: lastProgressEventId, lastHeartbeatAt: tasks.lastHeartbeatAt })
-      .from(tasks)
-      .where(eq(tasks.id, taskId))
-      .limit(1);
-    return row ?? { lastEventId: null, lastHeartbeatAt: null };
+  marksOf(taskId: string): Promise<ProgressMarks> {
+    return progressMarksOf(this.db, taskId);
   }
 
   async recordSpawn(taskId: string, agentId: string, spawns: number, marks: ProgressMarks, at: Date) {
@@ -135,13 +122,11 @@ export class RespawnTracker {
         reason: dispatchTaskSpawns.stalledReason,
       })
       .from(dispatchTaskSpawns)
-      .innerJoin(tasks, eq(tasks.id, dispatchTaskSpawns.taskId))
+      // Our table gives the rows, order and limit, so the query is ours; tasks lends its condition.
       .where(
         and(
           isNotNull(dispatchTaskSpawns.stalledAt),
-          ne(tasks.status, 'completed'),
-          ne(tasks.status, 'cancelled'),
-          sql`coalesce(${lastProgressEventId}, 0) <= coalesce(${dispatchTaskSpawns.lastEventId}, 0)`,
+          openWithoutProgressSince(dispatchTaskSpawns.taskId, dispatchTaskSpawns.lastEventId),
         ),
       )
       .orderBy(dispatchTaskSpawns.stalledAt)

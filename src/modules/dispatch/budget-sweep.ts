@@ -9,13 +9,13 @@
  * (setting `company_monthly_budget_usd`) alerts the CEO once per month and cap; while it is reached
  * the dispatcher starts nothing at all.
  */
-import { and, eq, inArray, isNotNull, notInArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
-import { TERMINAL_STATES } from '../lifecycle/index.js';
+import { ESCALATION_SOURCES, IN_WORK_STATES, LIVE_STATES } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { RuntimeSupervisor } from '../runtime/index.js';
-import { SYSTEM_ACTOR, type TasksService, tasks } from '../tasks/index.js';
+import { budgetedTasksIn, projectTasksIn, SYSTEM_ACTOR, type TasksService } from '../tasks/index.js';
 import { monthKey, type UsageService } from '../usage/index.js';
 import { alertCeo, stopAgentsOn } from './actions.js';
 import { overBudget, projectBudgets } from './candidates.js';
@@ -44,8 +44,11 @@ type BreachKind = 'task' | 'project' | 'company';
 /** The subject id a company-wide breach is recorded under. */
 const COMPANY_SUBJECT = '00000000-0000-0000-0000-000000000000';
 
-/** The CEO's desk is never blocked: the work is done, only the sign-off is left. */
-const NEVER_BLOCKED = ['awaiting_ceo_approval'];
+/**
+ * A task is blocked only from a state an unblock can restore (the states a PM may escalate from):
+ * so never on the CEO's desk, where the work is done and only the sign-off is left.
+ */
+const blockable = (status: string) => (ESCALATION_SOURCES as readonly string[]).includes(status);
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
 interface BlockTarget {
@@ -84,19 +87,7 @@ async function companyMonthBudget(deps: BudgetSweepDeps, report: BudgetReport) {
 }
 
 async function taskBudgets(deps: BudgetSweepDeps, report: BudgetReport, signal: AbortSignal) {
-  const rows = await deps.db
-    .select({
-      id: tasks.id,
-      title: tasks.title,
-      status: tasks.status,
-      assignedTo: tasks.assignedTo,
-      activeClaimantId: tasks.activeClaimantId,
-      budget: tasks.budgetUsd,
-    })
-    .from(tasks)
-    .where(
-      and(isNotNull(tasks.budgetUsd), notInArray(tasks.status, [...TERMINAL_STATES, 'blocked', 'backlog'])),
-    );
+  const rows = await budgetedTasksIn(deps.db, LIVE_STATES);
   const spent = await deps.usage.spendByTask(rows.map((row) => row.id));
   for (const task of rows) {
     if (signal.aborted) return;
@@ -131,21 +122,7 @@ async function projectMonthBudgets(deps: BudgetSweepDeps, report: BudgetReport, 
       const reason =
         `budget exceeded: project ${project.slug} monthly budget ${usd(project.capUsd)} for ${period}, ` +
         `spent ${usd(project.spentUsd)}`;
-      const working = await deps.db
-        .select({
-          id: tasks.id,
-          title: tasks.title,
-          status: tasks.status,
-          assignedTo: tasks.assignedTo,
-          activeClaimantId: tasks.activeClaimantId,
-        })
-        .from(tasks)
-        .where(
-          and(
-            eq(tasks.projectId, project.id),
-            inArray(tasks.status, ['claimed', 'in_progress', 'verifying']),
-          ),
-        );
+      const working = await projectTasksIn(deps.db, project.id, IN_WORK_STATES);
       for (const task of working) {
         await block(deps, report, task, reason, {
           kind: 'project',
@@ -202,7 +179,7 @@ async function block(
   reason: string,
   marker: Record<string, unknown>,
 ) {
-  if (!NEVER_BLOCKED.includes(task.status)) {
+  if (blockable(task.status)) {
     const now = deps.clock.now().toISOString();
     const snapshot = { status: task.status, assigned_to: task.assignedTo, by: SYSTEM_ACTOR.id, at: now };
     await deps.tasks.recordFacts(

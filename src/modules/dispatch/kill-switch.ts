@@ -4,11 +4,11 @@
  * kill grace, then SIGKILL — and the claims those agents held go back to pending with their owner
  * kept (the lifecycle's system `release`), so the work resumes where it was once the pause lifts.
  */
-import { and, inArray } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { RELEASABLE_STATES } from '../lifecycle/index.js';
 import type { RuntimeSupervisor } from '../runtime/index.js';
-import { type TasksService, tasks } from '../tasks/index.js';
-import { RELEASABLE_STATUSES, releaseClaim } from './actions.js';
+import { type TasksService, tasksClaimedBy } from '../tasks/index.js';
+import { releaseClaim } from './actions.js';
 
 export interface KillDeps {
   db: Db;
@@ -27,10 +27,7 @@ export async function killRunningAgents(deps: KillDeps, reason: string): Promise
   await deps.supervisor.stopAll({ graceful: true, graceSeconds: deps.killGraceSeconds });
   const agentIds = runs.map((run) => run.agentId);
   if (agentIds.length === 0) return { stopped: [], released: [] };
-  const claims = await deps.db
-    .select({ id: tasks.id })
-    .from(tasks)
-    .where(and(inArray(tasks.status, [...RELEASABLE_STATUSES]), inArray(tasks.activeClaimantId, agentIds)));
+  const claims = await tasksClaimedBy(deps.db, agentIds, RELEASABLE_STATES);
   const released: string[] = [];
   for (const claim of claims) {
     if (await releaseClaim(deps.tasks, claim.id, reason)) released.push(claim.id);

@@ -13,11 +13,11 @@ import { messageOf } from '../../platform/message-of.js';
 import type { AgentsService } from '../agents/index.js';
 import type { TaskStatus } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { SYSTEM_ACTOR, type TasksService } from '../tasks/index.js';
+import { heldTasksByAgent, SYSTEM_ACTOR, type TasksService } from '../tasks/index.js';
 import type { UsageService } from '../usage/index.js';
 import { alertCeo } from './actions.js';
 import { breakerVerdict, type RespawnTracker } from './breaker.js';
-import { type Candidate, loadCandidates, loadHeldTasks, overBudget, projectBudgets } from './candidates.js';
+import { type Candidate, loadCandidates, overBudget, projectBudgets } from './candidates.js';
 import { composePrompt } from './prompt.js';
 import {
   type DispatchAgent,
@@ -90,7 +90,7 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
   };
   const [candidates, held, budgets, roster, parked, company] = await Promise.all([
     loadCandidates(deps.db),
-    loadHeldTasks(deps.db),
+    heldTasksByAgent(deps.db),
     projectBudgets(deps.db, deps.usage, startedAt),
     deps.agents.list(),
     deps.parkedAgents?.() ?? new Map<string, string>(),

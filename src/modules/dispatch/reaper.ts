@@ -9,13 +9,13 @@
  * nobody works on never holds the task (the original skipped the unclaim during a pause because
  * no respawn would follow; here the kill pause releases claims anyway, so the reaper agrees).
  */
-import { and, inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
+import { RELEASABLE_STATES } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
 import type { RunningAgentInfo, RuntimeSupervisor } from '../runtime/index.js';
-import { type TasksService, tasks } from '../tasks/index.js';
-import { alertCeo, RELEASABLE_STATUSES, releaseClaim } from './actions.js';
+import { claimHeartbeats, staleClaims, type TasksService } from '../tasks/index.js';
+import { alertCeo, releaseClaim } from './actions.js';
 
 export interface ReaperDeps {
   db: Db;
@@ -48,7 +48,7 @@ export async function reapStaleClaims(deps: ReaperDeps, signal: AbortSignal): Pr
 
   // Agents of this replica whose task has not heard from them within the timeout.
   const runs = deps.supervisor.list().filter((run) => run.taskId !== null);
-  const facts = await heartbeatsOf(
+  const facts = await claimHeartbeats(
     deps.db,
     runs.map((run) => run.taskId!),
   );
@@ -60,20 +60,7 @@ export async function reapStaleClaims(deps: ReaperDeps, signal: AbortSignal): Pr
   }
 
   // Stale claims: released unless their claimant runs here and was (re)started within the timeout.
-  const stale = await deps.db
-    .select({
-      id: tasks.id,
-      title: tasks.title,
-      claimant: sql<string | null>`coalesce(${tasks.activeClaimantId}, ${tasks.assignedTo})`,
-      heartbeat: sql<string>`coalesce(${tasks.lastHeartbeatAt}, ${tasks.claimedAt}, ${tasks.updatedAt})`,
-    })
-    .from(tasks)
-    .where(
-      and(
-        inArray(tasks.status, [...RELEASABLE_STATUSES]),
-        sql`coalesce(${tasks.lastHeartbeatAt}, ${tasks.claimedAt}, ${tasks.updatedAt}) < ${cutoff.toISOString()}::timestamptz`,
-      ),
-    );
+  const stale = await staleClaims(deps.db, RELEASABLE_STATES, cutoff);
   for (const task of stale) {
     if (signal.aborted) return report;
     const run = task.claimant ? deps.supervisor.list().find((r) => r.agentId === task.claimant) : undefined;
@@ -90,21 +77,4 @@ export async function reapStaleClaims(deps: ReaperDeps, signal: AbortSignal): Pr
     });
   }
   return report;
-}
-
-/** Per task: its claimant and claim heartbeat (else its claim time). */
-async function heartbeatsOf(db: Db, taskIds: string[]) {
-  if (taskIds.length === 0) return new Map<string, { claimant: string | null; heartbeat: Date | null }>();
-  const rows = await db
-    .select({
-      id: tasks.id,
-      claimant: tasks.activeClaimantId,
-      lastHeartbeatAt: tasks.lastHeartbeatAt,
-      claimedAt: tasks.claimedAt,
-    })
-    .from(tasks)
-    .where(inArray(tasks.id, taskIds));
-  return new Map(
-    rows.map((row) => [row.id, { claimant: row.claimant, heartbeat: row.lastHeartbeatAt ?? row.claimedAt }]),
-  );
 }

@@ -9,7 +9,15 @@
  * or the root gate's reviewer). An agent gets at most one task per pass, never while it runs, and a
  * developer, QA or documenter never gets a task while it holds another.
  */
-import { isCellTeam, isSingleActiveRole, PM_ROLES, type Role, type TaskStatus } from '../lifecycle/index.js';
+import {
+  BUILDING_STATES,
+  isCellTeam,
+  isSingleActiveRole,
+  PM_ROLES,
+  type Role,
+  stateCategory,
+  type TaskStatus,
+} from '../lifecycle/index.js';
 
 export interface DispatchTask {
   id: string;
@@ -82,8 +90,6 @@ export interface Skip {
 
 /** Roles that are people or the server, never an agent process. */
 const NOT_SPAWNABLE: ReadonlySet<Role> = new Set(['ceo', 'system', 'prompter', 'secretary']);
-const OWNED_STATES: readonly TaskStatus[] = ['claimed', 'in_progress', 'verifying', 'needs_revision'];
-const WORK_STATES: readonly TaskStatus[] = ['claimed', 'in_progress', 'needs_revision'];
 const DEVELOPER_TYPES = ['code', 'design'];
 const REVIEW_QUEUES: Partial<Record<TaskStatus, { role: Role; kind: WorkKind }>> = {
   awaiting_qa: { role: 'qa', kind: 'qa' },
@@ -178,10 +184,14 @@ function inHand(router: Router, task: DispatchTask, state: RoutingState): Outcom
     }
     return skip(task, 'paused');
   }
-  if (OWNED_STATES.includes(task.status)) {
+  if (stateCategory(task.status) === 'active') {
     const ownerId = task.activeClaimantId ?? task.assignedTo;
     const owner = router.agent(ownerId);
-    if (WORK_STATES.includes(task.status) && task.projectId && state.overBudgetProjects.has(task.projectId)) {
+    if (
+      BUILDING_STATES.includes(task.status) &&
+      task.projectId &&
+      state.overBudgetProjects.has(task.projectId)
+    ) {
       return skip(task, 'its project is over its monthly budget');
     }
     if (task.status === 'needs_revision' && task.sequenceHeld)

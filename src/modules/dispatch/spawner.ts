@@ -6,13 +6,12 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { expiringToken } from '../../platform/http/auth/index.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { RuntimeKind, RuntimeSupervisor, SpawnResult } from '../runtime/index.js';
-import { type TaskRow, tasks } from '../tasks/index.js';
+import { type TaskRow, taskRow } from '../tasks/index.js';
 import type { WorkspacesService } from '../workspaces/index.js';
 import { type CharterFacts, withCharter } from './prompt.js';
 import type { DispatchAgent } from './routing.js';
@@ -47,8 +46,7 @@ export class AgentSpawner {
 
   /** The task row a spawn works on; null when there is none. */
   async task(taskId: string): Promise<TaskRow | null> {
-    const [row] = await this.deps.db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
-    return row ?? null;
+    return taskRow(this.deps.db, taskId);
   }
 
   /** The agent's working directory for `task`: its worktree of the task, else its scratch directory. */

@@ -79,3 +79,10 @@ export {
   verbNeedsTask,
   verbStates,
 } from './verbs.js';
+export {
+  AGENT_TURN_STATES,
+  BUILDING_STATES,
+  IN_WORK_STATES,
+  LIVE_STATES,
+  RELEASABLE_STATES,
+} from './work-states.js';

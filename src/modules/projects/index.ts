@@ -8,7 +8,7 @@ export { PROJECT_MANAGER_ROLES, projectAccessProblem } from './access.js';
 export { resolvedProvider } from './draft.js';
 export { GIT_PROVIDERS, type GitProvider, inferProvider } from './git-url.js';
 export { effectiveLadder } from './ladder.js';
-export { ciWatchProjects, depUpdateProjects, existingProjectIds } from './reads.js';
+export { budgetedProjects, ciWatchProjects, depUpdateProjects, existingProjectIds } from './reads.js';
 export { slugProblem } from './rules.js';
 export { type LadderRung, projects } from './schema.js';
 export {

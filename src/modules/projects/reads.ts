@@ -1,6 +1,7 @@
 /**
  * Named reads of projects for the engines: the active projects that opted in to CI-watch or to the
- * dependency-update bot, with only the columns each sweep needs, in one query each.
+ * dependency-update bot, with only the columns each sweep needs, in one query each; and for the
+ * dispatcher, the projects with a monthly budget.
  */
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Tx } from '../../platform/bus/index.js';
@@ -48,4 +49,13 @@ export function existingProjectIds(db: Db | Tx, ids: readonly string[]): Promise
     .select({ id: projects.id })
     .from(projects)
     .where(inArray(projects.id, [...ids]));
+}
+
+/** Projects with a monthly budget: id, slug and the cap (USD). */
+export async function budgetedProjects(db: Db): Promise<{ id: string; slug: string; capUsd: number }[]> {
+  const rows = await db
+    .select({ id: projects.id, slug: projects.slug, cap: projects.monthlyBudgetUsd })
+    .from(projects)
+    .where(isNotNull(projects.monthlyBudgetUsd));
+  return rows.map((row) => ({ id: row.id, slug: row.slug, capUsd: row.cap! }));
 }

@@ -16,6 +16,18 @@ import { TasksService } from './service.js';
 export type { TaskActivityView } from './activity.js';
 export { ActivityList } from './activity-schemas.js';
 export { type TaskChange, taskChangesSince } from './changes.js';
+export {
+  budgetedTasksIn,
+  claimHeartbeats,
+  dispatchCandidates,
+  heldTasksByAgent,
+  openWithoutProgressSince,
+  progressMarksOf,
+  projectTasksIn,
+  staleClaims,
+  taskRow,
+  tasksClaimedBy,
+} from './dispatch-reads.js';
 export type { TaskChanged } from './events.js';
 export type {
   BlockedTask,
