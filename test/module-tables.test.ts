@@ -16,11 +16,6 @@ const KNOWN_DEBT = [
   'src/modules/dispatch/kill-switch.ts: tasks (tasks)',
   'src/modules/dispatch/reaper.ts: tasks (tasks)',
   'src/modules/dispatch/spawner.ts: tasks (tasks)',
-  'src/modules/kanban/service.ts: tasks (tasks)',
-  'src/modules/tasks/agent-state.ts: agents (agents)',
-  'src/modules/tasks/audited-update.ts: agents (agents)',
-  'src/modules/tasks/claim-statement.ts: agents (agents)',
-  'src/modules/tasks/claim.ts: agents (agents)',
 ];
 
 describe('modules read each other through named reads, not tables', () => {
