@@ -7,6 +7,7 @@ import { registerAgentsRoutes } from './routes.js';
 import { seedDefaultCompany } from './seed.js';
 import { AgentsService } from './service.js';
 
+export { agentLeavesTask, agentTakesTask, claimantJoin } from './claim-sql.js';
 export { type AgentRef, activeAgentsNamed, agentRefs, agentSlugOf, findAgentRef } from './reads.js';
 export { DEFAULT_COMPANY, type RosterEntry, rosterMember } from './roster.js';
 export {

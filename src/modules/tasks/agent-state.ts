@@ -3,9 +3,8 @@
  * marked active on it; one whose claim ends (hand-off, release, completion) loses it as its
  * current task and goes idle — unless it has moved on to another task meanwhile.
  */
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { agents } from '../agents/index.js';
+import { agentLeavesTask } from '../agents/index.js';
 import type { TaskContext } from './context.js';
 
 export async function syncClaimantState(
@@ -17,11 +16,6 @@ export async function syncClaimantState(
   now: Date,
 ): Promise<void> {
   if (previous === next) return;
-  if (previous) {
-    await db
-      .update(agents)
-      .set({ status: 'idle', currentTaskId: null, updatedAt: now })
-      .where(and(eq(agents.id, previous), eq(agents.currentTaskId, taskId)));
-  }
+  if (previous) await db.execute(agentLeavesTask(previous, taskId, now));
   if (next) await ctx.agents.recordState(next, { status: 'active', currentTaskId: taskId }, db);
 }

@@ -10,7 +10,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { type Db, queryRows } from '../../platform/db/client.js';
-import { agents } from '../agents/index.js';
+import { agentLeavesTask, agentTakesTask } from '../agents/index.js';
 import { taskEvents, tasks } from './schema.js';
 import { taskRowFromRaw, type VersionedRow } from './task-store.js';
 
@@ -57,16 +57,10 @@ export async function auditedUpdate(db: Db, write: AuditedUpdate): Promise<Versi
   const parts: SQL[] = [sql`updated as (${update.getSQL()} returning *, xmin::text as version)`];
   if (write.events.length > 0) parts.push(sql`audit as (${auditInsert(write.events, at)})`);
   const { previous, next } = write.claimant ?? { previous: null, next: null };
-  if (previous) {
-    parts.push(sql`released as (
-      update ${agents} set status = 'idle', current_task_id = null, updated_at = ${at}
-      where id = ${previous} and current_task_id = ${id} and exists (select 1 from updated))`);
-  }
-  if (next) {
-    parts.push(sql`taken as (
-      update ${agents} set status = 'active', current_task_id = ${id}, updated_at = ${at}
-      where id = ${next} and exists (select 1 from updated))`);
-  }
+  // The roster CTEs are agents' own pieces of SQL (its columns named there), kept in this one statement.
+  const written = sql`exists (select 1 from updated)`;
+  if (previous) parts.push(sql`released as (${agentLeavesTask(previous, id, now, written)})`);
+  if (next) parts.push(sql`taken as (${agentTakesTask(next, id, now, written)})`);
   const [raw] = await queryRows<Record<string, unknown>>(
     db,
     sql`with ${sql.join(parts, sql`, `)} select * from updated`,

@@ -12,7 +12,7 @@
  * rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { agents } from '../agents/index.js';
+import { agentTakesTask } from '../agents/index.js';
 import { claimableStatuses, claimTarget, isReviewClaim, type TaskStatus } from '../lifecycle/index.js';
 import { taskEvents, tasks } from './schema.js';
 import type { Actor } from './types.js';
@@ -35,6 +35,7 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
     sql`, `,
   );
   const data = JSON.stringify(isReviewClaim(from) ? { review_claim: true } : {});
+  // The roster CTE is agents' own piece of SQL (its columns named there), kept in this one statement.
   return sql`
     with claimed as (
       update ${tasks} set
@@ -49,8 +50,7 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
       insert into ${taskEvents} (task_id, actor_id, actor_role, action, from_status, to_status, data, created_at)
       select id, ${actor.id}, ${actor.role}, 'claim', ${from}, status, ${data}::jsonb, ${at}::timestamptz from claimed
     ), roster as (
-      update ${agents} set status = 'active', current_task_id = ${id}, updated_at = ${at}::timestamptz
-      where id = ${actor.id} and exists (select 1 from claimed)
+      ${agentTakesTask(actor.id, id, now, sql`exists (select 1 from claimed)`)}
     )
     select * from claimed`;
 }

@@ -13,7 +13,7 @@
 import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
 import { type Db, perDatabase } from '../../platform/db/client.js';
 import { type AppError, conflict } from '../../platform/http/errors.js';
-import { agents } from '../agents/index.js';
+import { claimantJoin } from '../agents/index.js';
 import {
   decideClaim,
   isReviewClaim,
@@ -56,12 +56,16 @@ const CLAIM_FACTS = {
 
 type ClaimFacts = Pick<TaskRow, keyof typeof CLAIM_FACTS>;
 
-/** The claim facts with the agent holding the claim: one prepared statement per database handle. */
+/**
+ * The claim facts with the agent holding the claim: one prepared statement per database handle.
+ * The roster join is agents' own piece (its columns named there), kept in this one statement.
+ */
+const claimant = claimantJoin(tasks.activeClaimantId);
 const factsStatement = perDatabase((db) =>
   db
-    .select({ task: CLAIM_FACTS, owner: { slug: agents.slug, role: agents.role } })
+    .select({ task: CLAIM_FACTS, owner: claimant.columns })
     .from(tasks)
-    .leftJoin(agents, eq(agents.id, tasks.activeClaimantId))
+    .leftJoin(claimant.table, claimant.on)
     .where(eq(tasks.id, sql.placeholder('id')))
     .limit(1)
     .prepare('tasks_claim_facts'),

@@ -15,6 +15,7 @@ import { TasksService } from './service.js';
 
 export type { TaskActivityView } from './activity.js';
 export { ActivityList } from './activity-schemas.js';
+export { type BoardCaps, type BoardCardRow, type BoardFilter, boardReads } from './board-reads.js';
 export { type TaskChange, taskChangesSince } from './changes.js';
 export {
   budgetedTasksIn,
