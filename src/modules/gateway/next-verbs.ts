@@ -18,7 +18,7 @@ import {
   verbStates,
 } from '../lifecycle/index.js';
 import type { TaskView } from '../tasks/index.js';
-import { routeDefinitions, type SuggestFacts, type VerbEntry } from './verbs/index.js';
+import { rankedVerbs, routeDefinitions, type SuggestFacts, type VerbEntry } from './verbs/index.js';
 
 const validByRoleAndStatus = new Map<string, readonly string[]>();
 
@@ -71,14 +71,13 @@ interface RouteSuggestions {
 
 /** Each route's suggestion facts, read from its verbs' definitions. */
 const SUGGESTIONS: ReadonlyMap<GatewayRoute, RouteSuggestions> = new Map(
-  GATEWAY_ROUTES.map((route) => {
-    const verbs = routeDefinitions(route);
-    const fallbacks = verbs
-      .filter((verb) => verb.fallbackRank !== undefined)
-      .sort((a, b) => (a.fallbackRank ?? 0) - (b.fallbackRank ?? 0))
-      .map((verb) => verb.name);
-    return [route, { natural: verbs.filter((verb) => verb.suggestWhen), fallbacks }];
-  }),
+  GATEWAY_ROUTES.map((route) => [
+    route,
+    {
+      natural: routeDefinitions(route).filter((verb) => verb.suggestWhen),
+      fallbacks: rankedVerbs(route, 'fallbackRank'),
+    },
+  ]),
 );
 
 /** The verb a role would naturally call next on a task it sees in this state (before the validity filter). */

@@ -41,7 +41,7 @@ import { DEFAULT_REMEDIATE, incompleteInput, type RejectionBody, reject, toRejec
 import { checkInput } from './input-check.js';
 import { introspect, suggestNext, verbStatesOnce } from './next-verbs.js';
 import { DO_TOOL_ROLES, DO_TOOLS, doToolInputSchema, isDoTool } from './verb-inputs.js';
-import { routeDefinitions, verbEntry } from './verbs/index.js';
+import { rankedVerbs, verbEntry } from './verbs/index.js';
 
 export interface GatewayRequest {
   readonly identity: Identity;
@@ -287,15 +287,7 @@ async function answerRejection(
 }
 
 /** Each route's graceful exits (its verbs with an `exitRank`, in that order), for the breaker's remediate. */
-const EXITS = new Map(
-  GATEWAY_ROUTES.map((route) => [
-    route,
-    routeDefinitions(route)
-      .filter((verb) => verb.exitRank !== undefined)
-      .sort((a, b) => (a.exitRank ?? 0) - (b.exitRank ?? 0))
-      .map((verb) => verb.name),
-  ]),
-);
+const EXITS = new Map(GATEWAY_ROUTES.map((route) => [route, rankedVerbs(route, 'exitRank')]));
 
 /** The graceful exits a role has, for the breaker's remediate. */
 function gracefulExits(actor: Actor): readonly string[] {

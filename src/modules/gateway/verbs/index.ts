@@ -66,3 +66,10 @@ export const verbEntry = (route: GatewayRoute, verb: string): VerbEntry | undefi
 /** The definitions of `route`'s verbs, in lifecycle order. */
 export const routeDefinitions = (route: GatewayRoute): VerbEntry[] =>
   VERBS[route].flatMap((verb) => BY_NAME.get(verb.name) ?? []);
+
+/** The names of `route`'s verbs that carry `rank`, lowest first (the ways out, the ways to find work). */
+export const rankedVerbs = (route: GatewayRoute, rank: 'exitRank' | 'fallbackRank'): string[] =>
+  routeDefinitions(route)
+    .filter((verb) => verb[rank] !== undefined)
+    .sort((a, b) => (a[rank] ?? 0) - (b[rank] ?? 0))
+    .map((verb) => verb.name);
