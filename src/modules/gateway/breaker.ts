@@ -16,6 +16,9 @@
  * Graceful exits and pure reads are never limited (give_me_work, triage, triage_all, i_am_idle,
  * unclaim, resume, evidence, read_a2a): the breaker must never block the way out.
  *
+ * Which verbs are unlimited, start a run or have another limit is each verb's and do-tool's own
+ * definition (its breaker class, verbs/define.ts); the lists below are read from them.
+ *
  * State lives in the cache (Redis when configured), so replicas share it; time comes from the
  * platform clock. Read-modify-write is not atomic: two concurrent failures of the same verb on the
  * same task by the same agent may count as one — harmless for a breaker.
@@ -28,38 +31,34 @@ import type { Cache } from '../../platform/cache/types.js';
 import type { Clock } from '../../platform/clock.js';
 import { OutageLog, type OutageLogger } from '../../platform/outage-log.js';
 import { unreachableStore } from '../../platform/store-errors.js';
+import { DO_TOOL_DEFINITIONS } from './do-tools.js';
 import type { Flavor, RejectionBody } from './envelope.js';
+import { DO_TOOLS } from './verb-inputs.js';
+import { type BreakerClass, VERB_DEFINITIONS } from './verbs/index.js';
 
 export const BREAKER_WINDOW_MS = 60_000;
 export const BREAKER_DEFAULT_LIMIT = 3;
-export const BREAKER_LIMITS: Readonly<Record<string, number>> = { open_pr: 5 };
 /** The absolute cap per run is this many times the windowed limit. */
 export const BREAKER_RUN_FACTOR = 3;
 /** How long run bookkeeping is kept without activity. */
 const RUN_TTL_MS = 24 * 3_600_000;
 
-export const UNLIMITED_VERBS: ReadonlySet<string> = new Set([
-  'give_me_work',
-  'triage',
-  'triage_all',
-  'i_am_idle',
-  'unclaim',
-  'resume',
-  'evidence',
-  'read_a2a',
+/** Every verb's and do-tool's breaker class, from their definitions (default: counted). */
+const CLASSES: ReadonlyMap<string, BreakerClass> = new Map([
+  ...VERB_DEFINITIONS.map((verb) => [verb.name, verb.breaker ?? 'counted'] as const),
+  ...DO_TOOLS.map((tool) => [tool, DO_TOOL_DEFINITIONS[tool].breaker ?? 'counted'] as const),
 ]);
 
-export const RUN_STARTING_VERBS: ReadonlySet<string> = new Set([
-  'give_me_work',
-  'triage',
-  'triage_all',
-  'i_will_work_on',
-  'i_will_plan',
-  'claim_review',
-  'claim_doc_task',
-  'claim_gate_review',
-  'claim_pr_review',
-]);
+const classed = (...classes: BreakerClass[]): ReadonlySet<string> =>
+  new Set([...CLASSES].filter(([, c]) => classes.includes(c)).map(([name]) => name));
+
+export const UNLIMITED_VERBS = classed('exit', 'find_work');
+export const RUN_STARTING_VERBS = classed('find_work', 'claim');
+export const BREAKER_LIMITS: Readonly<Record<string, number>> = Object.fromEntries(
+  VERB_DEFINITIONS.flatMap((verb) =>
+    verb.breakerLimit === undefined ? [] : [[verb.name, verb.breakerLimit]],
+  ),
+);
 
 const COUNTED: ReadonlySet<Flavor> = new Set([
   'tracing_gap',

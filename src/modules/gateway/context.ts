@@ -14,7 +14,6 @@ import type { UsageService } from '../usage/index.js';
 import type { CircuitBreaker } from './breaker.js';
 import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
-import type { VerbInput, VerbName } from './verb-inputs.js';
 
 /** The system module's rate-limit parking, as the gateway reports an agent's throttled provider to it. */
 export interface RateLimitReporter {
@@ -75,9 +74,6 @@ export interface VerbResult {
 }
 
 export type VerbHandler = (call: VerbCall) => Promise<VerbResult>;
-
-/** A call of verb `N` (or of any of a union of verbs), its input typed from the verb's schema. */
-export type CallOf<N extends VerbName> = VerbCall<VerbInput<N>>;
 
 /** The task a task-taking verb was called on (the runner loaded it; never null there). */
 export const taskOf = (call: VerbCall): TaskView => {

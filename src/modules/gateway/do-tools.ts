@@ -14,6 +14,7 @@ import { taskOf } from './context.js';
 import { reject } from './envelope.js';
 import { assembleEvidence } from './evidence.js';
 import type { DoTool, DoToolInput } from './verb-inputs.js';
+import type { BreakerClass } from './verbs/index.js';
 import { appendJournal, gitAgent } from './verbs/support.js';
 
 async function commit(call: VerbCall<DoToolInput<'commit'>>): Promise<VerbResult> {
@@ -154,14 +155,21 @@ async function reportUsage(call: VerbCall<DoToolInput<'report_usage'>>): Promise
   return { task: call.task, data: { usage_id: row.id, cost_usd: row.costUsd } };
 }
 
-const HANDLERS: { readonly [T in DoTool]: (call: VerbCall<DoToolInput<T>>) => Promise<VerbResult> } = {
-  commit,
-  note,
-  dm,
-  read_a2a: readA2a,
-  evidence,
-  report_usage: reportUsage,
+interface DoToolDefinition<T extends DoTool> {
+  readonly run: (call: VerbCall<DoToolInput<T>>) => Promise<VerbResult>;
+  /** How the circuit breaker treats the tool (default: counted). */
+  readonly breaker?: BreakerClass;
+}
+
+export const DO_TOOL_DEFINITIONS: { readonly [T in DoTool]: DoToolDefinition<T> } = {
+  commit: { run: commit },
+  note: { run: note },
+  dm: { run: dm },
+  read_a2a: { run: readA2a, breaker: 'exit' },
+  evidence: { run: evidence, breaker: 'exit' },
+  report_usage: { run: reportUsage },
 };
 
 /** The handler of a do-tool; the runner checks the body against the tool's schema before calling it. */
-export const doToolHandler = (tool: DoTool) => HANDLERS[tool] as (call: VerbCall) => Promise<VerbResult>;
+export const doToolHandler = (tool: DoTool) =>
+  DO_TOOL_DEFINITIONS[tool].run as (call: VerbCall) => Promise<VerbResult>;

@@ -1,7 +1,7 @@
 /**
- * The building blocks of the gateway's verb and do-tool inputs (verb-inputs.ts): the limits every
- * text field is held to, and the field schemas several verbs share (task id, findings, resolved
- * findings, reasons, notes). Each field's `description` doubles as its answer key: an
+ * The building blocks of the gateway's inputs (each verb's beside it in verbs/*.ts, the do-tools'
+ * in verb-inputs.ts): the limits every text field is held to, and the field schemas several verbs
+ * share (task id, findings, resolved findings, reasons, notes). Each field's `description` doubles as its answer key: an
  * `incomplete_input` envelope lists it under `field_hints`.
  */
 import { type TProperties, Type } from 'typebox';
@@ -117,3 +117,9 @@ export const describe = (schema: unknown): string | undefined =>
 /** An object schema of named fields; extra fields are tolerated (agents send more than asked). */
 export const Input = <P extends TProperties>(properties: P, description: string) =>
   Type.Object(properties, { description });
+
+/** The input of a verb that takes only its task. */
+export const taskOnly = (description: string) => Input({ task_id: TaskId() }, description);
+
+/** The input of a verb that takes nothing. */
+export const nothing = (description: string) => Input({}, description);

@@ -2,10 +2,14 @@
  * The envelope's introspection: `current_state` and `valid_next_verbs` come from the lifecycle
  * data for the caller's role and the task's state (`validVerbs`; preconditions such as ownership
  * are not evaluated), and `next` is the one verb a rule-following agent of that role would call
- * now — always one of the valid ones (or a taskless verb when none of the task's is). The
+ * now — always one of the valid ones (or a taskless verb when none of the task's is). Which verb
+ * that is, and the ways to find other work, are the verbs' own definitions (`suggestWhen`,
+ * `fallbackRank`). The
  * lifecycle answers are pure functions of static tables, so each is computed once per process.
  */
 import {
+  GATEWAY_ROUTES,
+  type GatewayRoute,
   gatewayRouteOf,
   type Role,
   type TaskStatus,
@@ -14,6 +18,7 @@ import {
   verbStates,
 } from '../lifecycle/index.js';
 import type { TaskView } from '../tasks/index.js';
+import { rankedVerbs, routeDefinitions, type SuggestFacts, type VerbEntry } from './verbs/index.js';
 
 const validByRoleAndStatus = new Map<string, readonly string[]>();
 
@@ -57,64 +62,46 @@ export function introspect(role: Role, task: Pick<TaskView, 'status'> | null): I
 
 type Facts = Pick<TaskView, 'status' | 'assigned_to' | 'active_claimant_id' | 'pr_created'>;
 
+interface RouteSuggestions {
+  /** The route's verbs that say when they are the natural next one, in lifecycle order. */
+  readonly natural: readonly VerbEntry[];
+  /** The route's ways to find other work, in the order of their `fallbackRank`. */
+  readonly fallbacks: readonly string[];
+}
+
+/** Each route's suggestion facts, read from its verbs' definitions. */
+const SUGGESTIONS: ReadonlyMap<GatewayRoute, RouteSuggestions> = new Map(
+  GATEWAY_ROUTES.map((route) => [
+    route,
+    {
+      natural: routeDefinitions(route).filter((verb) => verb.suggestWhen),
+      fallbacks: rankedVerbs(route, 'fallbackRank'),
+    },
+  ]),
+);
+
 /** The verb a role would naturally call next on a task it sees in this state (before the validity filter). */
-function natural(role: Role, task: Facts, me: string): string | undefined {
-  const mine = task.active_claimant_id === me || task.assigned_to === me;
-  const claimedByMe = task.active_claimant_id === me;
-  switch (gatewayRouteOf(role)) {
-    case 'developer':
-      return (
-        {
-          pending: 'i_will_work_on',
-          needs_revision: 'i_will_work_on',
-          claimed: 'i_will_work_on',
-          in_progress: task.pr_created ? 'i_am_done' : 'open_pr',
-          verifying: 'i_am_done',
-          paused: 'resume',
-        } as Partial<Record<string, string>>
-      )[task.status];
-    case 'qa':
-      if (task.status === 'awaiting_qa') return claimedByMe ? 'pass' : 'claim_review';
-      return task.status === 'paused' ? 'resume' : undefined;
-    case 'documenter':
-      if (task.status === 'awaiting_documentation') return claimedByMe ? 'i_documented' : 'claim_doc_task';
-      return task.status === 'paused' ? 'resume' : undefined;
-    case 'cell_pm':
-    case 'main_pm':
-      return (
-        {
-          pending: 'i_will_plan',
-          claimed: 'i_will_plan',
-          needs_revision: 'i_will_plan',
-          in_progress: 'delegate',
-          awaiting_pm_review: mine ? 'complete' : undefined,
-          blocked: 'unblock',
-          paused: 'resume',
-        } as Partial<Record<string, string | undefined>>
-      )[task.status];
-    case 'pr_reviewer':
-      if (task.status === 'pending') return 'claim_pr_review';
-      if (task.status === 'in_progress') return 'post_pr_review';
-      if (task.status === 'awaiting_pr_review') return claimedByMe ? 'pr_pass' : 'claim_gate_review';
-      return undefined;
-    case 'board':
-      return task.status === 'awaiting_pm_review' || task.status === 'blocked'
-        ? 'escalate_to_ceo'
-        : undefined;
-    default:
-      return undefined;
-  }
+function natural(route: GatewayRoute, task: Facts, me: string): string | undefined {
+  const facts: SuggestFacts = {
+    route,
+    status: task.status,
+    prCreated: task.pr_created,
+    claimedByMe: task.active_claimant_id === me,
+    mine: task.active_claimant_id === me || task.assigned_to === me,
+  };
+  return SUGGESTIONS.get(route)?.natural.find((verb) => verb.suggestWhen?.(facts))?.name;
 }
 
 /** The fallback when nothing on the task is for this role: look for other work, or stop. */
-function fallback(valid: readonly string[]): string | null {
-  for (const verb of ['give_me_work', 'triage', 'i_am_idle']) if (valid.includes(verb)) return verb;
-  return null;
+function fallback(route: GatewayRoute, valid: readonly string[]): string | null {
+  return SUGGESTIONS.get(route)?.fallbacks.find((verb) => valid.includes(verb)) ?? null;
 }
 
 /** `next` for the envelope: the natural verb when valid now, else a way to find other work. */
 export function suggestNext(role: Role, task: Facts | null, me: string): string | null {
+  const route = gatewayRouteOf(role);
+  if (!route) return null;
   const valid = introspect(role, task).valid_next_verbs;
-  const verb = task ? natural(role, task, me) : undefined;
-  return verb && valid.includes(verb) ? verb : fallback(valid);
+  const verb = task ? natural(route, task, me) : undefined;
+  return verb && valid.includes(verb) ? verb : fallback(route, valid);
 }

@@ -5,7 +5,7 @@
  * 2. the breaker: an open circuit for (agent, verb, task) answers `circuit_open` without running;
  * 3. the route serves the caller's role, and the verb is one of the route's (lifecycle VERBS) —
  *    else `not_authorized`;
- * 4. the input fits the verb's schema — else `incomplete_input` with `missing` and `field_hints`;
+ * 4. the input fits the verb's schema (its definition, verbs/*.ts) — else `incomplete_input` with `missing` and `field_hints`;
  * 5. the task exists (`not_found`) and is in a state the verb is valid from for the role
  *    (lifecycle `verbStates`; the flavor of a refusal is the lifecycle's own);
  * 6. the verb runs; a refusal anywhere in it (a Rejection, a domain AppError, a GitRefusal) is
@@ -40,8 +40,8 @@ import { doToolHandler } from './do-tools.js';
 import { DEFAULT_REMEDIATE, incompleteInput, type RejectionBody, reject, toRejection } from './envelope.js';
 import { checkInput } from './input-check.js';
 import { introspect, suggestNext, verbStatesOnce } from './next-verbs.js';
-import { DO_TOOL_ROLES, DO_TOOLS, doToolInputSchema, isDoTool, verbInputSchema } from './verb-inputs.js';
-import { verbEntry } from './verbs/index.js';
+import { DO_TOOL_ROLES, DO_TOOLS, doToolInputSchema, isDoTool } from './verb-inputs.js';
+import { rankedVerbs, verbEntry } from './verbs/index.js';
 
 export interface GatewayRequest {
   readonly identity: Identity;
@@ -91,12 +91,10 @@ export async function runVerb(
         { reason: 'unknown_verb' },
       );
     }
-    const problem = checkInput(verbInputSchema(route, verbName)!, body);
+    const problem = checkInput(entry.input, body);
     if (problem) throw problem;
     const task = verbNeedsTask(verb) ? await load(body.task_id as string) : null;
-    // A provider rate limit leaves the task as it is, so it may be reported from any state.
-    const rateLimitReport = verbName === 'i_am_blocked' && body.reason_kind !== undefined;
-    if (task && !rateLimitReport) gateState(verb, actor, task, entry.stateRemediate);
+    if (task && !entry.skipsStateGate?.(body)) gateState(verb, actor, task, entry.stateRemediate);
     return { call: { route, verb, actor, input: body, task, s }, run: entry.run };
   });
 }
@@ -288,11 +286,13 @@ async function answerRejection(
   };
 }
 
+/** Each route's graceful exits (its verbs with an `exitRank`, in that order), for the breaker's remediate. */
+const EXITS = new Map(GATEWAY_ROUTES.map((route) => [route, rankedVerbs(route, 'exitRank')]));
+
 /** The graceful exits a role has, for the breaker's remediate. */
-function gracefulExits(actor: Actor): string[] {
+function gracefulExits(actor: Actor): readonly string[] {
   const route = gatewayRouteOf(actor.role);
-  if (!route) return [];
-  return ['i_am_blocked', 'unclaim', 'i_am_idle'].filter((verb) => findVerb(route, verb));
+  return (route && EXITS.get(route)) || [];
 }
 
 function circuitBody(

@@ -3,24 +3,85 @@
  * i_am_idle. Blocking escalates: the task goes blocked (its owner and state snapshotted for the
  * unblock) and whoever the agent escalates to is notified.
  */
+import { type Static, Type } from 'typebox';
 import { PM_ROLES, type TaskStatus } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject } from '../envelope.js';
-import type { VerbInput } from '../verb-inputs.js';
+import { Input, INPUT_LIMITS as L, nothing, Reason, TaskId, Text, taskOnly } from '../input-fields.js';
+import { defineVerb } from './define.js';
 import { appendJournal, asAgent, bestEffort, transition } from './support.js';
 
-export async function resume(call: VerbCall): Promise<VerbResult> {
-  return { task: await transition(call, taskOf(call), 'resume'), fullBriefing: true };
-}
+export const resume = defineVerb({
+  name: 'resume',
+  input: taskOnly('Resume your paused task.'),
+  breaker: 'exit',
+  suggestWhen: (task) => task.status === 'paused',
+  run: async (call) => ({ task: await transition(call, taskOf(call), 'resume'), fullBriefing: true }),
+});
 
-export async function unclaim(call: CallOf<'unclaim'>): Promise<VerbResult> {
-  const reason = call.input.reason;
-  const task = await transition(call, taskOf(call), 'unclaim', reason);
-  return { task, next: 'give_me_work' };
-}
+export const unclaim = defineVerb({
+  name: 'unclaim',
+  input: Input(
+    {
+      task_id: TaskId(),
+      reason: Type.Optional(Type.String({ maxLength: 2_000, description: 'Why you give it up.' })),
+    },
+    'Give the task up; it goes back to its queue.',
+  ),
+  breaker: 'exit',
+  exitRank: 2,
+  async run(call) {
+    const task = await transition(call, taskOf(call), 'unclaim', call.input.reason);
+    return { task, next: 'give_me_work' };
+  },
+});
 
-export async function iAmBlocked(call: CallOf<'i_am_blocked'>): Promise<VerbResult> {
+const IAmBlockedInput = Input(
+  {
+    task_id: TaskId(),
+    reason: Reason(`What blocks you (at least ${L.blockReasonMin} characters).`, L.blockReasonMin),
+    blocker_type: Type.Enum(['external', 'internal', 'question', 'dependency'], {
+      description: 'external | internal | question | dependency.',
+    }),
+    what_needed: Text(1, 2_000, 'What would unblock you, and from whom.'),
+    reason_kind: Type.Optional(
+      Type.Enum(['rate_limited', 'overloaded'], {
+        description:
+          'Set when your model provider answered 429 (rate_limited) or overloaded: the provider is parked until ' +
+          'its window ends, your task stays as it is, and you are started again once it recovers.',
+      }),
+    ),
+    provider: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'With reason_kind: the provider that refused (default: the one you are routed to).',
+      }),
+    ),
+    retry_after_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 86_400,
+        description: "With reason_kind: the provider's Retry-After, in seconds, if it gave one.",
+      }),
+    ),
+  },
+  'Report a blocker; the task is escalated one rung up the chain. A provider rate limit (reason_kind) parks the provider instead and leaves the task as it is.',
+);
+type IAmBlockedInput = Static<typeof IAmBlockedInput>;
+
+export const iAmBlocked = defineVerb({
+  name: 'i_am_blocked',
+  input: IAmBlockedInput,
+  exitRank: 1,
+  stateRemediate: blockedRemediate,
+  // A provider rate limit leaves the task as it is, so it may be reported from any state.
+  skipsStateGate: (body) => body.reason_kind !== undefined,
+  run: iAmBlockedRun,
+});
+
+async function iAmBlockedRun(call: VerbCall<IAmBlockedInput>): Promise<VerbResult> {
   const { input } = call;
   if (input.reason_kind) return providerThrottled(call, input, input.reason_kind);
   const before = taskOf(call);
@@ -65,7 +126,7 @@ export async function iAmBlocked(call: CallOf<'i_am_blocked'>): Promise<VerbResu
  */
 async function providerThrottled(
   call: VerbCall,
-  input: VerbInput<'i_am_blocked'>,
+  input: IAmBlockedInput,
   kind: 'rate_limited' | 'overloaded',
 ): Promise<VerbResult> {
   if (!call.s.rateLimits) {
@@ -96,7 +157,7 @@ async function providerThrottled(
 }
 
 /** What to do instead of i_am_blocked from a state it is not valid in. */
-export function blockedRemediate(status: TaskStatus): string | undefined {
+function blockedRemediate(status: TaskStatus): string | undefined {
   if (status === 'awaiting_documentation') return 'Your part is documentation: finish it with i_documented.';
   if (status === 'awaiting_qa' || status === 'verifying') return 'Your part is done; call i_am_idle.';
   return undefined;
@@ -105,7 +166,16 @@ export function blockedRemediate(status: TaskStatus): string | undefined {
 const mine = async (call: VerbCall, status: TaskStatus[]): Promise<TaskView[]> =>
   (await call.s.tasks.list({ assigned_to: call.actor.id, status, limit: 100 })).tasks;
 
-export async function iAmIdle(call: VerbCall): Promise<VerbResult> {
+export const iAmIdle = defineVerb({
+  name: 'i_am_idle',
+  input: nothing('No input: stop for now.'),
+  breaker: 'exit',
+  exitRank: 3,
+  fallbackRank: 3,
+  run: iAmIdleRun,
+});
+
+async function iAmIdleRun(call: VerbCall): Promise<VerbResult> {
   const { actor, s } = call;
   const waiting = (await mine(call, ['pending'])).filter((task) => !task.held);
   if (waiting.length > 0) {

@@ -8,20 +8,68 @@
  * assignee notified.
  */
 
-import type { Team } from '../../../platform/http/auth/identity.js';
+import { type Static, Type } from 'typebox';
+import { TEAMS, type Team } from '../../../platform/http/auth/identity.js';
 import type { Agent } from '../../agents/index.js';
 import type { Role, TaskStatus } from '../../lifecycle/index.js';
 import { isTerminal } from '../../lifecycle/index.js';
-import type { CreateTaskInput, TaskType, TaskView } from '../../tasks/index.js';
-import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
+import {
+  COMPLEXITIES,
+  type CreateTaskInput,
+  TASK_NATURES,
+  TASK_TYPES,
+  type TaskType,
+  type TaskView,
+} from '../../tasks/index.js';
+import { taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { incompleteInput, reject } from '../envelope.js';
-import type { VerbInput } from '../verb-inputs.js';
+import { Input, INPUT_LIMITS as L, Strings, TaskId, Text } from '../input-fields.js';
+import { defineVerb } from './define.js';
 import { uncoveredCriteria } from './reviews.js';
 import { bestEffort, requireOwner } from './support.js';
 
 export const MAX_SUBTASKS = 12;
 
-type DelegateInput = VerbInput<'delegate'>;
+const DelegateInput = Input(
+  {
+    task_id: TaskId('The parent task you own (in progress) the subtask belongs to.'),
+    title: Text(1, L.titleMax, 'The subtask’s title.'),
+    description: Text(20, 20_000, 'What to do and why (at least 20 characters).'),
+    assigned_to: Text(
+      1,
+      100,
+      'The slug or UUID of the agent to do it (a cell PM delegates to its own cell).',
+    ),
+    team: Type.Optional(
+      Type.Enum([...TEAMS], { description: 'The subtask’s team (default: the assignee’s).' }),
+    ),
+    task_type: Type.Enum([...TASK_TYPES], { description: TASK_TYPES.join(' | ') }),
+    nature: Type.Enum([...TASK_NATURES], { description: TASK_NATURES.join(' | ') }),
+    complexity: Type.Enum([...COMPLEXITIES], { description: COMPLEXITIES.join(' | ') }),
+    acceptance_criteria: Type.Array(Text(1, 200, 'One criterion.'), {
+      minItems: 1,
+      maxItems: 7,
+      description: 'Acceptance criteria of the subtask (1–7).',
+    }),
+    intends_to_touch: Type.Optional(
+      Strings('Path globs the work will touch (required for code subtasks).', 0, 100),
+    ),
+    covers_parent_criteria: Type.Optional(
+      Strings('Ids (or exact texts) of the parent’s criteria this subtask covers.'),
+    ),
+    project_id: Type.Optional(TaskId('Target repository, when it is not the parent’s.')),
+    depends_on: Type.Optional(
+      Type.Array(TaskId('A task id.'), { maxItems: 50, description: 'Tasks that must complete first.' }),
+    ),
+    adds_migration: Type.Optional(Type.Boolean({ description: 'The work adds a database migration.' })),
+    touches_shared: Type.Optional(Type.Boolean({ description: 'The work touches shared code.' })),
+    priority: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 3, description: '0 is highest (default: the parent’s).' }),
+    ),
+  },
+  'Create a subtask of your in-progress task for a member of your team.',
+);
+type DelegateInput = Static<typeof DelegateInput>;
 
 /** Task types each assignee role may be delegated (documentation never). */
 function typesFor(role: Role, team: string | null): readonly TaskType[] {
@@ -128,7 +176,14 @@ async function checkDelegation(call: VerbCall, parent: TaskView, input: Delegate
   return assignee;
 }
 
-export async function delegate(call: CallOf<'delegate'>): Promise<VerbResult> {
+export const delegate = defineVerb({
+  name: 'delegate',
+  input: DelegateInput,
+  suggestWhen: (task) => task.status === 'in_progress',
+  run: delegateRun,
+});
+
+async function delegateRun(call: VerbCall<DelegateInput>): Promise<VerbResult> {
   const { actor, s } = call;
   const { input } = call;
   const parent = taskOf(call);

@@ -3,11 +3,23 @@
  * start — or re-entry on one's own claim), open_pr, i_am_done (tracing gates: a commit, the pull
  * request, every open finding addressed; then self-verification and QA) and sync_branch.
  */
+import { Type } from 'typebox';
 import { teamMatches } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject, tracingGap } from '../envelope.js';
 import { assembleEvidence } from '../evidence.js';
+import {
+  Input,
+  INPUT_LIMITS as L,
+  Notes,
+  ResolvedFindings,
+  Strings,
+  TaskId,
+  Text,
+  taskOnly,
+} from '../input-fields.js';
+import { defineVerb } from './define.js';
 import {
   bestEffort,
   gitAgent,
@@ -63,18 +75,67 @@ export async function claimPlanStart(call: VerbCall, plan: Record<string, unknow
   return { task, fullBriefing: true, data: { branch_name: task.branch_name } };
 }
 
-export async function iWillWorkOn(call: CallOf<'i_will_work_on'>): Promise<VerbResult> {
-  const { input } = call;
-  return claimPlanStart(call, {
-    approach: input.plan,
-    steps: input.steps,
-    technical_considerations: input.technical_considerations,
-    risks: input.risks,
-    open_questions: input.open_questions ?? [],
-  });
-}
+const Step = Type.Object({
+  title: Text(1, L.titleMax, 'A short name for the step.'),
+  description: Text(
+    L.stepDescriptionMin,
+    L.stepDescriptionMax,
+    `What the step does and how you will know it is done (${L.stepDescriptionMin}–${L.stepDescriptionMax} characters).`,
+  ),
+});
 
-export async function openPr(call: VerbCall): Promise<VerbResult> {
+const Risk = Type.Object({
+  risk: Text(1, L.listItemMax, 'What could go wrong.'),
+  mitigation: Text(1, L.listItemMax, 'What you will do about it.'),
+});
+
+export const iWillWorkOn = defineVerb({
+  name: 'i_will_work_on',
+  input: Input(
+    {
+      task_id: TaskId(),
+      plan: Text(
+        L.planMin,
+        L.planMax,
+        `Your approach in prose (at least ${L.planMin} characters): what you will change and why.`,
+      ),
+      steps: Type.Array(Step, {
+        minItems: 1,
+        maxItems: L.stepsMax,
+        description: `The steps in order (1–${L.stepsMax}), each with a title and a ${L.stepDescriptionMin}+ character description.`,
+      }),
+      technical_considerations: Strings('Technical considerations (at least one).', 1),
+      risks: Type.Array(Risk, {
+        minItems: 1,
+        maxItems: L.listMax,
+        description: 'Risks with their mitigation (at least one).',
+      }),
+      open_questions: Type.Optional(Strings('Questions still open, if any.')),
+    },
+    'Claim and start a task with a plan (re-entry on your own claim is fine).',
+  ),
+  breaker: 'claim',
+  suggestWhen: (task) => ['pending', 'needs_revision', 'claimed'].includes(task.status),
+  run: (call) =>
+    claimPlanStart(call, {
+      approach: call.input.plan,
+      steps: call.input.steps,
+      technical_considerations: call.input.technical_considerations,
+      risks: call.input.risks,
+      open_questions: call.input.open_questions ?? [],
+    }),
+});
+
+export const openPr = defineVerb({
+  name: 'open_pr',
+  input: taskOnly('Push the task branch and open its pull request (idempotent).'),
+  // Its push can fail transiently, so it gets more tries.
+  breakerLimit: 5,
+  suggestWhen: (task) => task.status === 'in_progress' && !task.prCreated,
+  run: openPrRun,
+});
+
+async function openPrRun(call: VerbCall): Promise<VerbResult> {
   const { actor, s } = call;
   let task = taskOf(call);
   requireOwner(task, actor, 'open its pull request');
@@ -94,53 +155,78 @@ export async function openPr(call: VerbCall): Promise<VerbResult> {
   return { task, next: 'i_am_done', data: { pull_request: pr } };
 }
 
-export async function iAmDone(call: CallOf<'i_am_done'>): Promise<VerbResult> {
-  const { actor, s } = call;
-  const { input } = call;
-  const before = taskOf(call);
-  requireOwner(before, actor, 'submit it');
-  if (before.status === 'in_progress') {
-    const missing: string[] = [];
-    if ((await s.git.commitsOf(before)).length === 0) missing.push('commit');
-    if (!before.pr_created || before.pr_number === null) missing.push('pull_request');
-    if (missing.length > 0) {
-      throw tracingGap(
-        missing,
-        missing.includes('commit')
-          ? 'Commit your work with the commit tool (do/commit), open the pull request with open_pr, then call i_am_done again.'
-          : 'Open the pull request with open_pr, then call i_am_done again.',
-        missing.includes('commit') ? 'no_commits' : 'no_pull_request',
-      );
+export const iAmDone = defineVerb({
+  name: 'i_am_done',
+  input: Input(
+    {
+      task_id: TaskId(),
+      notes: Notes(
+        L.devNotesMin,
+        `What you did and how you verified it, for QA (at least ${L.devNotesMin} characters).`,
+      ),
+      resolved_findings: ResolvedFindings,
+    },
+    'Submit the work: self-verification, then QA. Needs a commit and an open pull request.',
+  ),
+  suggestWhen: (task) => (task.status === 'in_progress' && task.prCreated) || task.status === 'verifying',
+  async run(call) {
+    const { actor, s } = call;
+    const { input } = call;
+    const before = taskOf(call);
+    requireOwner(before, actor, 'submit it');
+    if (before.status === 'in_progress') {
+      const missing: string[] = [];
+      if ((await s.git.commitsOf(before)).length === 0) missing.push('commit');
+      if (!before.pr_created || before.pr_number === null) missing.push('pull_request');
+      if (missing.length > 0) {
+        throw tracingGap(
+          missing,
+          missing.includes('commit')
+            ? 'Commit your work with the commit tool (do/commit), open the pull request with open_pr, then call i_am_done again.'
+            : 'Open the pull request with open_pr, then call i_am_done again.',
+          missing.includes('commit') ? 'no_commits' : 'no_pull_request',
+        );
+      }
+      await settleFindings(s, before, input.resolved_findings);
     }
-    await settleFindings(s, before, input.resolved_findings);
-  }
-  let task = await transition(call, before, { chain: ['submit_verification', 'submit_qa'] });
-  task = await recordNotes(call, task, { summary: input.notes.trim() });
-  const evidence = await assembleEvidence(s, task);
-  const qa = (await s.agents.byRole('qa', task.team as never))[0];
-  const warning = qa
-    ? await bestEffort(
-        () =>
-          s.notifications.send(
-            {
-              type: 'review_request',
-              recipients: [qa.id],
-              subject: `QA: “${task.title}” is ready for review`,
-              body: `${actor.slug} submitted task ${task.id} for QA: ${input.notes.trim().slice(0, 500)}`,
-              related_task_id: task.id,
-            },
-            { id: actor.id, role: actor.role },
-          ),
-        'notifying QA',
-      )
-    : undefined;
-  return { task, evidence, next: 'give_me_work', ...(warning ? { warning } : {}) };
-}
+    let task = await transition(call, before, { chain: ['submit_verification', 'submit_qa'] });
+    task = await recordNotes(call, task, { summary: input.notes.trim() });
+    const evidence = await assembleEvidence(s, task);
+    const qa = (await s.agents.byRole('qa', task.team as never))[0];
+    const warning = qa
+      ? await bestEffort(
+          () =>
+            s.notifications.send(
+              {
+                type: 'review_request',
+                recipients: [qa.id],
+                subject: `QA: “${task.title}” is ready for review`,
+                body: `${actor.slug} submitted task ${task.id} for QA: ${input.notes.trim().slice(0, 500)}`,
+                related_task_id: task.id,
+              },
+              { id: actor.id, role: actor.role },
+            ),
+          'notifying QA',
+        )
+      : undefined;
+    return { task, evidence, next: 'give_me_work', ...(warning ? { warning } : {}) };
+  },
+});
 
-export async function syncBranch(call: CallOf<'sync_branch'>): Promise<VerbResult> {
-  const task = taskOf(call);
-  requireOwner(task, call.actor, 'sync its branch');
-  const stash = call.input.stash === true;
-  const result = await call.s.git.syncBranch(task, gitAgent(call.actor), { stash });
-  return { task, data: { sync: result } };
-}
+export const syncBranch = defineVerb({
+  name: 'sync_branch',
+  input: Input(
+    {
+      task_id: TaskId(),
+      stash: Type.Optional(Type.Boolean({ default: false, description: 'Stash uncommitted changes first.' })),
+    },
+    'Rebase the task branch onto its base.',
+  ),
+  async run(call) {
+    const task = taskOf(call);
+    requireOwner(task, call.actor, 'sync its branch');
+    const stash = call.input.stash === true;
+    const result = await call.s.git.syncBranch(task, gitAgent(call.actor), { stash });
+    return { task, data: { sync: result } };
+  },
+});

@@ -1,114 +1,75 @@
 /**
- * Which implementation answers each verb of each route. The verb list itself is the lifecycle
- * module's (VERBS); a test checks every verb there has an implementation here.
+ * Every gateway verb's definition (each beside its handler), by name. Which routes have a verb is
+ * the lifecycle's (VERBS); a verb is served on a route when both know it — a test keeps the two
+ * name sets equal. The input schemas, the breaker's lists and the next-verb suggestions are read
+ * from here (verb-inputs.ts, breaker.ts, next-verbs.ts; the routes and the MCP catalogue through
+ * verbInputSchema).
  */
-import type { GatewayRoute, TaskStatus } from '../../lifecycle/index.js';
-import type { CallOf, VerbHandler, VerbResult } from '../context.js';
-import type { VerbName } from '../verb-inputs.js';
-import { blockedRemediate, iAmBlocked, iAmIdle, resume, unclaim } from './common.js';
+import { findVerb, type GatewayRoute, VERBS } from '../../lifecycle/index.js';
+import { iAmBlocked, iAmIdle, resume, unclaim } from './common.js';
+import type { VerbEntry } from './define.js';
 import { delegate } from './delegate.js';
 import { iAmDone, iWillWorkOn, openPr, syncBranch } from './developer.js';
-import { declareCoverage, escalateUp, iWillPlan, planRemediate, requestChanges, unblock } from './pm.js';
+import { declareCoverage, escalateUp, iWillPlan, requestChanges, unblock } from './pm.js';
 import { claimGateReview, claimPrReview, postPrReview, prFail, prPass, waiveFinding } from './pr-reviewer.js';
 import { claimDocTask, claimReview, fail, iDocumented, pass } from './reviews.js';
-import { cellComplete, escalateToCeo, mainComplete, reassign, submitRoot, submitUp } from './roll-up.js';
+import { complete, escalateToCeo, reassign, submitRoot, submitUp } from './roll-up.js';
 import { giveMeWork, triage, triageAll } from './work-queue.js';
 
-export interface VerbEntry {
-  readonly name: VerbName;
-  readonly run: VerbHandler;
-  /** A better remediate than "call one of valid_next_verbs" when the task is in a state the verb is not valid from. */
-  readonly stateRemediate?: (status: TaskStatus) => string | undefined;
-}
+export type { BreakerClass, SuggestFacts, VerbEntry } from './define.js';
 
-/**
- * One verb's implementation, its handler typed from the verb's input schema (verb-inputs.ts). The
- * runner checks every body against that schema before it calls `run`, which is what makes the one
- * widening below sound.
- */
-function defineVerb<N extends VerbName>(
-  name: N,
-  run: (call: CallOf<N>) => Promise<VerbResult>,
-  stateRemediate?: VerbEntry['stateRemediate'],
-): VerbEntry {
-  return { name, run: run as VerbHandler, ...(stateRemediate ? { stateRemediate } : {}) };
-}
-
-const byName = (...entries: VerbEntry[]): Readonly<Record<string, VerbEntry>> =>
-  Object.fromEntries(entries.map((entry) => [entry.name, entry]));
-
-const COMMON = [
-  defineVerb('give_me_work', giveMeWork),
-  defineVerb('resume', resume),
-  defineVerb('unclaim', unclaim),
-  defineVerb('i_am_blocked', iAmBlocked, blockedRemediate),
-  defineVerb('i_am_idle', iAmIdle),
+export const VERB_DEFINITIONS: readonly VerbEntry[] = [
+  giveMeWork,
+  triage,
+  triageAll,
+  resume,
+  unclaim,
+  iAmBlocked,
+  iAmIdle,
+  iWillWorkOn,
+  openPr,
+  iAmDone,
+  syncBranch,
+  claimReview,
+  pass,
+  fail,
+  claimDocTask,
+  iDocumented,
+  iWillPlan,
+  delegate,
+  requestChanges,
+  unblock,
+  escalateUp,
+  declareCoverage,
+  submitUp,
+  submitRoot,
+  complete,
+  reassign,
+  escalateToCeo,
+  waiveFinding,
+  claimPrReview,
+  postPrReview,
+  claimGateReview,
+  prPass,
+  prFail,
 ];
 
-const PM = [
-  ...COMMON,
-  defineVerb('i_will_plan', iWillPlan, planRemediate),
-  defineVerb('delegate', delegate),
-  defineVerb('request_changes', requestChanges),
-  defineVerb('triage', triage),
-  defineVerb('unblock', unblock),
-  defineVerb('escalate_up', escalateUp),
-  defineVerb('declare_coverage', declareCoverage),
-];
+const BY_NAME: ReadonlyMap<string, VerbEntry> = new Map(VERB_DEFINITIONS.map((verb) => [verb.name, verb]));
 
-const IMPLEMENTATIONS: Readonly<Record<GatewayRoute, Readonly<Record<string, VerbEntry>>>> = {
-  developer: byName(
-    ...COMMON,
-    defineVerb('i_will_work_on', iWillWorkOn),
-    defineVerb('open_pr', openPr),
-    defineVerb('i_am_done', iAmDone),
-    defineVerb('sync_branch', syncBranch),
-  ),
-  qa: byName(
-    ...COMMON,
-    defineVerb('claim_review', claimReview),
-    defineVerb('pass', pass),
-    defineVerb('fail', fail),
-  ),
-  documenter: byName(
-    ...COMMON,
-    defineVerb('claim_doc_task', claimDocTask),
-    defineVerb('i_documented', iDocumented),
-  ),
-  cell_pm: byName(
-    ...PM,
-    defineVerb('submit_up', submitUp),
-    defineVerb('complete', cellComplete, (s) => (s === 'in_progress' ? 'Call submit_up first.' : undefined)),
-    defineVerb('reassign', reassign),
-  ),
-  main_pm: byName(
-    ...PM,
-    defineVerb('submit_root', submitRoot),
-    defineVerb('complete', mainComplete),
-    defineVerb('triage_all', triageAll),
-    defineVerb('escalate_to_ceo', escalateToCeo),
-  ),
-  board: byName(
-    defineVerb('triage', triage),
-    defineVerb('escalate_to_ceo', escalateToCeo),
-    defineVerb('i_am_idle', iAmIdle),
-  ),
-  auditor: byName(
-    defineVerb('triage', triage),
-    defineVerb('waive_finding', waiveFinding),
-    defineVerb('i_am_idle', iAmIdle),
-  ),
-  pr_reviewer: byName(
-    defineVerb('give_me_work', giveMeWork),
-    defineVerb('claim_pr_review', claimPrReview),
-    defineVerb('post_pr_review', postPrReview),
-    defineVerb('claim_gate_review', claimGateReview),
-    defineVerb('pr_pass', prPass),
-    defineVerb('pr_fail', prFail),
-    defineVerb('unclaim', unclaim),
-    defineVerb('i_am_idle', iAmIdle),
-  ),
-};
+/** The definition of a verb by name (on whichever routes have it). */
+export const verbDefinition = (verb: string): VerbEntry | undefined => BY_NAME.get(verb);
 
+/** The definition of `verb` as served on `route`; undefined when the route has no such verb. */
 export const verbEntry = (route: GatewayRoute, verb: string): VerbEntry | undefined =>
-  IMPLEMENTATIONS[route][verb];
+  findVerb(route, verb) ? BY_NAME.get(verb) : undefined;
+
+/** The definitions of `route`'s verbs, in lifecycle order. */
+export const routeDefinitions = (route: GatewayRoute): VerbEntry[] =>
+  VERBS[route].flatMap((verb) => BY_NAME.get(verb.name) ?? []);
+
+/** The names of `route`'s verbs that carry `rank`, lowest first (the ways out, the ways to find work). */
+export const rankedVerbs = (route: GatewayRoute, rank: 'exitRank' | 'fallbackRank'): string[] =>
+  routeDefinitions(route)
+    .filter((verb) => verb[rank] !== undefined)
+    .sort((a, b) => (a[rank] ?? 0) - (b[rank] ?? 0))
+    .map((verb) => verb.name);

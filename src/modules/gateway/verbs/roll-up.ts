@@ -5,10 +5,13 @@
  * complete merges the reviewed pull request into its base and completes; the main PM's complete
  * hands a root to the CEO (it never merges to the default branch); escalate_to_ceo; reassign.
  */
+import type { Static } from 'typebox';
 import { isTerminal, type TaskStatus } from '../../lifecycle/index.js';
 import type { TaskView } from '../../tasks/index.js';
-import { type CallOf, taskOf, type VerbCall, type VerbResult } from '../context.js';
+import { taskOf, type VerbCall, type VerbResult } from '../context.js';
 import { reject, tracingGap } from '../envelope.js';
+import { Input, INPUT_LIMITS as L, Notes, Reason, ResolvedFindings, TaskId, Text } from '../input-fields.js';
+import { defineVerb } from './define.js';
 import {
   bestEffort,
   gitAgent,
@@ -33,8 +36,17 @@ async function requireSubtasksTerminal(call: VerbCall, task: TaskView): Promise<
 
 const waived = (task: TaskView) => task.markers.pr_waived === true;
 
+const SubmitUpInput = Input(
+  {
+    task_id: TaskId(),
+    notes: Notes(L.pmNotesMin, `What the cell delivered (at least ${L.pmNotesMin} characters).`),
+    resolved_findings: ResolvedFindings,
+  },
+  'Open the cell pull request to the root and submit it to the PR gate.',
+);
+
 /** submit_up / submit_root: the assembled branch to the PR gate, or PR-waived to PM review. */
-async function submitAssembled(call: CallOf<'submit_up' | 'submit_root'>): Promise<VerbResult> {
+async function submitAssembled(call: VerbCall<Static<typeof SubmitUpInput>>): Promise<VerbResult> {
   const { actor, s } = call;
   const { input } = call;
   let task = taskOf(call);
@@ -61,33 +73,63 @@ async function submitAssembled(call: CallOf<'submit_up' | 'submit_root'>): Promi
   return { task, next: 'give_me_work', data: { pr_waived: commits.length === 0 } };
 }
 
-export const submitUp = submitAssembled;
+export const submitUp = defineVerb({ name: 'submit_up', input: SubmitUpInput, run: submitAssembled });
 
-export async function submitRoot(call: CallOf<'submit_root'>): Promise<VerbResult> {
-  const task = taskOf(call);
-  if (task.parent_task_id !== null) {
-    throw reject(
-      'invalid_state',
-      `task ${task.id} is not a root`,
-      'A subtask rolls up with submit_up (its cell PM).',
-      { reason: 'not_a_root' },
-    );
-  }
-  if (task.task_type === 'code') {
-    throw reject(
-      'invalid_state',
-      'a root is a coordination task, never a code task',
-      'Delegate the code to the cells.',
-      { reason: 'root_is_code' },
-    );
-  }
-  return submitAssembled(call);
-}
+export const submitRoot = defineVerb({
+  name: 'submit_root',
+  input: Input(
+    {
+      task_id: TaskId(),
+      notes: Notes(L.pmNotesMin, `What the root delivered (at least ${L.pmNotesMin} characters).`),
+      resolved_findings: ResolvedFindings,
+    },
+    'Open the root pull request and submit it to the PR gate.',
+  ),
+  async run(call) {
+    const task = taskOf(call);
+    if (task.parent_task_id !== null) {
+      throw reject(
+        'invalid_state',
+        `task ${task.id} is not a root`,
+        'A subtask rolls up with submit_up (its cell PM).',
+        { reason: 'not_a_root' },
+      );
+    }
+    if (task.task_type === 'code') {
+      throw reject(
+        'invalid_state',
+        'a root is a coordination task, never a code task',
+        'Delegate the code to the cells.',
+        { reason: 'root_is_code' },
+      );
+    }
+    return submitAssembled(call);
+  },
+});
 
 /** The PR is needed unless waived or the task has no branch at all (branchless coordination). */
 const needsPullRequest = (task: TaskView) => task.branch_name !== null && !waived(task);
 
-export async function cellComplete(call: CallOf<'complete'>): Promise<VerbResult> {
+const CompleteInput = Input(
+  {
+    task_id: TaskId(),
+    notes: Notes(L.pmNotesMin, `Your review verdict (at least ${L.pmNotesMin} characters).`),
+  },
+  'Complete a reviewed task (the cell PM merges it; the main PM hands a root to the CEO).',
+);
+type CompleteCall = VerbCall<Static<typeof CompleteInput>>;
+
+/** The cell PM merges; the main PM hands a root to the CEO. */
+export const complete = defineVerb({
+  name: 'complete',
+  input: CompleteInput,
+  suggestWhen: (task) => task.status === 'awaiting_pm_review' && task.mine,
+  // The cell PM's complete is not valid from in_progress (the main PM's is, so it never sees this).
+  stateRemediate: (status) => (status === 'in_progress' ? 'Call submit_up first.' : undefined),
+  run: (call) => (call.route === 'main_pm' ? mainComplete(call) : cellComplete(call)),
+});
+
+async function cellComplete(call: CompleteCall): Promise<VerbResult> {
   const { actor, s } = call;
   const notes = call.input.notes.trim();
   let task = taskOf(call);
@@ -124,7 +166,7 @@ export async function cellComplete(call: CallOf<'complete'>): Promise<VerbResult
   return { task, next: 'give_me_work', data: { merge: merged }, ...(warning ? { warning } : {}) };
 }
 
-export async function mainComplete(call: CallOf<'complete'>): Promise<VerbResult> {
+async function mainComplete(call: CompleteCall): Promise<VerbResult> {
   const { actor, s } = call;
   const notes = call.input.notes.trim();
   let task = taskOf(call);
@@ -155,40 +197,63 @@ export async function mainComplete(call: CallOf<'complete'>): Promise<VerbResult
   return { task, next: 'give_me_work' };
 }
 
-export async function escalateToCeo(call: CallOf<'escalate_to_ceo'>): Promise<VerbResult> {
-  const reason = call.input.reason.trim();
-  return { task: await transition(call, taskOf(call), 'escalate_to_ceo', reason), next: 'i_am_idle' };
-}
+export const escalateToCeo = defineVerb({
+  name: 'escalate_to_ceo',
+  input: Input(
+    {
+      task_id: TaskId(),
+      reason: Reason(`Why the CEO should sign it off (at least ${L.reasonMin} characters).`),
+    },
+    'Escalate to the CEO for sign-off.',
+  ),
+  // The board's one move on a root; the main PM completes or unblocks instead.
+  suggestWhen: (task) =>
+    task.route === 'board' && (task.status === 'awaiting_pm_review' || task.status === 'blocked'),
+  run: async (call) => ({
+    task: await transition(call, taskOf(call), 'escalate_to_ceo', call.input.reason.trim()),
+    next: 'i_am_idle',
+  }),
+});
 
-export async function reassign(call: CallOf<'reassign'>): Promise<VerbResult> {
-  const { actor, s } = call;
-  const task = taskOf(call);
-  const to = call.input.new_assignee;
-  if (task.team !== actor.team) {
-    throw reject(
-      'not_authorized',
-      `task ${task.id} belongs to team ${task.team}, not yours`,
-      'Reassign tasks of your own cell.',
-      {
-        reason: 'team_mismatch',
-      },
-    );
-  }
-  const agent = await s.agents.resolve(to);
-  if (!agent || agent.retiredAt) {
-    throw reject('not_found', `there is no agent "${to}"`, 'Name a developer of your cell by slug.', {
-      reason: 'unknown_agent',
-    });
-  }
-  if (agent.role !== 'developer' || agent.team !== actor.team) {
-    throw reject(
-      'not_authorized',
-      `${agent.slug} is not a developer of your cell`,
-      'Name a developer of your cell.',
-      {
-        reason: 'delegation_chain',
-      },
-    );
-  }
-  return { task: await s.tasks.reassign(task.id, agent.id, actor), data: { assigned_to: agent.slug } };
-}
+export const reassign = defineVerb({
+  name: 'reassign',
+  input: Input(
+    {
+      task_id: TaskId(),
+      new_assignee: Text(1, 100, 'The slug or UUID of a developer of your cell.'),
+    },
+    'Hand a claimed or in-progress task to another developer of the cell.',
+  ),
+  async run(call) {
+    const { actor, s } = call;
+    const task = taskOf(call);
+    const to = call.input.new_assignee;
+    if (task.team !== actor.team) {
+      throw reject(
+        'not_authorized',
+        `task ${task.id} belongs to team ${task.team}, not yours`,
+        'Reassign tasks of your own cell.',
+        {
+          reason: 'team_mismatch',
+        },
+      );
+    }
+    const agent = await s.agents.resolve(to);
+    if (!agent || agent.retiredAt) {
+      throw reject('not_found', `there is no agent "${to}"`, 'Name a developer of your cell by slug.', {
+        reason: 'unknown_agent',
+      });
+    }
+    if (agent.role !== 'developer' || agent.team !== actor.team) {
+      throw reject(
+        'not_authorized',
+        `${agent.slug} is not a developer of your cell`,
+        'Name a developer of your cell.',
+        {
+          reason: 'delegation_chain',
+        },
+      );
+    }
+    return { task: await s.tasks.reassign(task.id, agent.id, actor), data: { assigned_to: agent.slug } };
+  },
+});

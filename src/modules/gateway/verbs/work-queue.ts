@@ -15,6 +15,8 @@ import {
 } from '../../lifecycle/index.js';
 import type { Actor, TaskListFilter, TaskView } from '../../tasks/index.js';
 import type { GatewayServices, VerbCall, VerbResult } from '../context.js';
+import { nothing } from '../input-fields.js';
+import { defineVerb } from './define.js';
 
 const FETCH = 100;
 
@@ -56,11 +58,17 @@ export async function nextWorkFor(s: GatewayServices, actor: Actor): Promise<Tas
   return mine.find((task) => task.status === 'paused') ?? null;
 }
 
-export async function giveMeWork(call: VerbCall): Promise<VerbResult> {
-  const task = await nextWorkFor(call.s, call.actor);
-  if (!task) return { status: 'idle', task: null, next: 'i_am_idle', fullBriefing: true };
-  return { task, fullBriefing: true };
-}
+export const giveMeWork = defineVerb({
+  name: 'give_me_work',
+  input: nothing('No input: the next task for you, or idle.'),
+  breaker: 'find_work',
+  fallbackRank: 1,
+  async run(call) {
+    const task = await nextWorkFor(call.s, call.actor);
+    if (!task) return { status: 'idle', task: null, next: 'i_am_idle', fullBriefing: true };
+    return { task, fullBriefing: true };
+  },
+});
 
 const teamScope = (actor: Actor) => (actor.team ? { team: actor.team } : {});
 
@@ -75,23 +83,33 @@ async function firstOf(s: GatewayServices, filters: TaskListFilter[], keep = (_:
 const triaged = (task: TaskView | null): VerbResult =>
   task ? { task, fullBriefing: true } : { status: 'idle', task: null, next: 'i_am_idle', fullBriefing: true };
 
-/** A PM's triage: the first blocked task of its team, else the first awaiting PM review. */
-export async function triage(call: VerbCall): Promise<VerbResult> {
-  const { s, actor } = call;
-  if (call.route === 'board') return boardTriage(call);
-  if (call.route === 'auditor') return auditorTriage(call);
-  return triaged(
-    await firstOf(s, [
-      { status: ['blocked'], ...teamScope(actor) },
-      { status: ['awaiting_pm_review'], ...teamScope(actor) },
-    ]),
-  );
-}
+/** The board's and the auditor's own triage; a PM's: the first blocked task of its team, else the first awaiting PM review. */
+export const triage = defineVerb({
+  name: 'triage',
+  input: nothing('No input: the next task to look at, or idle.'),
+  breaker: 'find_work',
+  fallbackRank: 2,
+  async run(call) {
+    const { s, actor } = call;
+    if (call.route === 'board') return boardTriage(call);
+    if (call.route === 'auditor') return auditorTriage(call);
+    return triaged(
+      await firstOf(s, [
+        { status: ['blocked'], ...teamScope(actor) },
+        { status: ['awaiting_pm_review'], ...teamScope(actor) },
+      ]),
+    );
+  },
+});
 
 /** The main PM's cross-team triage. */
-export async function triageAll(call: VerbCall): Promise<VerbResult> {
-  return triaged(await firstOf(call.s, [{ status: ['blocked'] }, { status: ['awaiting_pm_review'] }]));
-}
+export const triageAll = defineVerb({
+  name: 'triage_all',
+  input: nothing('No input: the next blocked or awaiting-review task of any team.'),
+  breaker: 'find_work',
+  run: async (call) =>
+    triaged(await firstOf(call.s, [{ status: ['blocked'] }, { status: ['awaiting_pm_review'] }])),
+});
 
 /** The board: the next strategic root (no parent) awaiting PM review, to escalate to the CEO. */
 async function boardTriage(call: VerbCall): Promise<VerbResult> {
