@@ -39,7 +39,7 @@ export type {
   TaskMetrics,
   TaskRoot,
 } from './metrics.js';
-export { type TaskEventView, textMatch } from './queries.js';
+export type { TaskEventView } from './queries.js';
 export {
   ancestorsOf,
   type ChainTask,
