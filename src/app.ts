@@ -95,7 +95,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());
 
-  const settings = await createSettings(platform);
+  const settings = await createSettings({ platform, deps: {} });
   settings.registerRoutes(app);
   const modules = await createModules(platform, { settings, scheduler });
   roster = modules.agents.service;

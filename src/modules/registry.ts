@@ -101,125 +101,170 @@ export interface Foundations {
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;
-  const agents = await createAgentsModule(platform);
+  const agents = await createAgentsModule({ platform, deps: {} });
   const { db } = platform.database;
-  const projects = createProjectsModule(platform, { taskCountOf: (id) => taskCountOfProject(db, id) });
-  const usage = createUsageModule(platform, { agents, settings, scheduler });
-  const providers = createProvidersModule(platform, {
-    agents,
-    onModelUsage: (call) => void usage.recordModelCall(call),
+  const projects = createProjectsModule({
+    platform,
+    deps: { taskCountOf: (id) => taskCountOfProject(db, id) },
   });
-  const products = createProductsModule(platform, {
-    projects,
-    taskCountOf: (id) => taskCountOfProduct(db, id),
-  });
-  const tasks = createTasksModule(platform, { agents, projects, products });
-  const findings = createFindingsModule(platform, { tasks });
-  const collisionMap = createCollisionMapModule(platform, { tasks });
-  const kanban = createKanbanModule(platform);
-  const workSessions = createWorkSessionsModule(platform, { agents, tasks });
-  const streams = createStreamsModule(platform, { agents });
-  const chatRelay = createChatRelayModule(platform, { settings });
-  const notifications = createNotificationsModule(platform, { agents, tasks, chatRelay, scheduler });
-  const a2a = createA2aModule(platform, { agents, tasks });
-  const maintenance = createMaintenanceModule(platform, { settings, scheduler });
-  const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
-  const workspaces = createWorkspacesModule(platform, { projects });
-  const runtime = createRuntimeModule(platform, {
-    agents,
-    settings,
-    scheduler,
-    modelRoute: (agent) => providers.modelRouteFor(agent),
-    onUsage: (run) => void usage.recordRunUsage(run),
-  });
-  const system = createSystemModule(platform, { scheduler, agents, providers, runtime, notifications });
-  const gateway = createGatewayModule(platform, {
-    agents,
-    tasks,
-    a2a,
-    notifications,
-    findings,
-    git: workspacesGit(workspaces.service, projects.service),
-    rateLimits: system.rateLimits,
-    usage,
-  });
-  const companyGoals = createCompanyGoalsModule(platform, { agents });
-  const dispatch = createDispatchModule(platform, {
-    scheduler,
-    maintenance,
-    agents,
-    tasks,
-    projects,
-    notifications,
-    runtime,
-    workspaces,
-    usage,
-    rateLimits: system.rateLimits,
-    charter: () => companyGoals.service.get(),
-  });
-  const engines = createEnginesModule(platform, {
-    settings,
-    boardPrograms,
-    agents,
-    projects,
-    tasks,
-    notifications,
-    workspaces,
-  });
-  const git = createGitModule(platform, { projects, workspaces });
-  const dashboard = createDashboardModule(platform, {
-    tasks,
-    agents,
-    dispatch,
-    runtime,
-    runSpend: (runs) => runSpend(db, runs),
-  });
-  const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
-  const journals = createJournalsModule(platform, { agents });
-  // Each doc write nudges the retrieval index (optimal is created below; the nudge runs later).
-  const docs = createDocsModule(platform, {
-    agents,
-    tasks,
-    projects,
-    workspaces,
-    onChanged: () => void optimal.indexNow(),
-  });
-  const pitches = createPitchesModule(platform, {
-    agents,
-    projects,
-    products,
-    tasks,
-    flags: settings.flags,
-    notifications,
-  });
-  const optimal = createOptimalModule(platform, {
-    scheduler,
-    settings,
-    providers,
-    sources: [
-      findingsKnowledgeSource(db),
-      tasksKnowledgeSource(db),
-      docs.knowledgeSource,
-      journals.knowledgeSource,
-    ],
-    visibility: {
-      journal: (reader, refs) =>
-        journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
+  const usage = createUsageModule({ platform, deps: { agents, settings, scheduler } });
+  const providers = createProvidersModule({
+    platform,
+    deps: {
+      agents,
+      onModelUsage: (call) => void usage.recordModelCall(call),
     },
   });
-  const research = createResearchModule(platform, { settings });
-  const xPosts = createXPostsModule(platform, { notifications });
-  const prompter = createPrompterModule(platform, { scheduler, providers, projects, products, tasks });
-  const secretary = createSecretaryModule(platform, {
-    scheduler,
-    providers,
-    companyGoals,
-    tasks,
-    notifications,
-    agents,
-    // A confirmed directive approves the pitch as the CEO who confirmed it.
-    approvePitch: async (id, notes, identity) =>
-      pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
+  const products = createProductsModule({
+    platform,
+    deps: {
+      projects,
+      taskCountOf: (id) => taskCountOfProduct(db, id),
+    },
+  });
+  const tasks = createTasksModule({ platform, deps: { agents, projects, products } });
+  const findings = createFindingsModule({ platform, deps: { tasks } });
+  const collisionMap = createCollisionMapModule({ platform, deps: { tasks } });
+  const kanban = createKanbanModule({ platform, deps: {} });
+  const workSessions = createWorkSessionsModule({ platform, deps: { agents, tasks } });
+  const streams = createStreamsModule({ platform, deps: { agents } });
+  const chatRelay = createChatRelayModule({ platform, deps: { settings } });
+  const notifications = createNotificationsModule({
+    platform,
+    deps: { agents, tasks, chatRelay, scheduler },
+  });
+  const a2a = createA2aModule({ platform, deps: { agents, tasks } });
+  const maintenance = createMaintenanceModule({ platform, deps: { settings, scheduler } });
+  const boardPrograms = createBoardProgramsModule({ platform, deps: { scheduler, maintenance } });
+  const workspaces = createWorkspacesModule({ platform, deps: { projects } });
+  const runtime = createRuntimeModule({
+    platform,
+    deps: {
+      agents,
+      settings,
+      scheduler,
+      modelRoute: (agent) => providers.modelRouteFor(agent),
+      onUsage: (run) => void usage.recordRunUsage(run),
+    },
+  });
+  const system = createSystemModule({
+    platform,
+    deps: { scheduler, agents, providers, runtime, notifications },
+  });
+  const gateway = createGatewayModule({
+    platform,
+    deps: {
+      agents,
+      tasks,
+      a2a,
+      notifications,
+      findings,
+      git: workspacesGit(workspaces.service, projects.service),
+      rateLimits: system.rateLimits,
+      usage,
+    },
+  });
+  const companyGoals = createCompanyGoalsModule({ platform, deps: { agents } });
+  const dispatch = createDispatchModule({
+    platform,
+    deps: {
+      scheduler,
+      maintenance,
+      agents,
+      tasks,
+      projects,
+      notifications,
+      runtime,
+      workspaces,
+      usage,
+      rateLimits: system.rateLimits,
+      charter: () => companyGoals.service.get(),
+    },
+  });
+  const engines = createEnginesModule({
+    platform,
+    deps: {
+      settings,
+      boardPrograms,
+      agents,
+      projects,
+      tasks,
+      notifications,
+      workspaces,
+    },
+  });
+  const git = createGitModule({ platform, deps: { projects, workspaces } });
+  const dashboard = createDashboardModule({
+    platform,
+    deps: {
+      tasks,
+      agents,
+      dispatch,
+      runtime,
+      runSpend: (runs) => runSpend(db, runs),
+    },
+  });
+  const cockpit = createCockpitModule({ platform, deps: { companyGoals, tasks, dispatch, usage, settings } });
+  const journals = createJournalsModule({ platform, deps: { agents } });
+  // Each doc write nudges the retrieval index (optimal is created below; the nudge runs later).
+  const docs = createDocsModule({
+    platform,
+    deps: {
+      agents,
+      tasks,
+      projects,
+      workspaces,
+      onChanged: () => void optimal.indexNow(),
+    },
+  });
+  const pitches = createPitchesModule({
+    platform,
+    deps: {
+      agents,
+      projects,
+      products,
+      tasks,
+      flags: settings.flags,
+      notifications,
+    },
+  });
+  const optimal = createOptimalModule({
+    platform,
+    deps: {
+      scheduler,
+      settings,
+      providers,
+      sources: [
+        findingsKnowledgeSource(db),
+        tasksKnowledgeSource(db),
+        docs.knowledgeSource,
+        journals.knowledgeSource,
+      ],
+      visibility: {
+        journal: (reader, refs) =>
+          journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
+      },
+    },
+  });
+  const research = createResearchModule({ platform, deps: { settings } });
+  const xPosts = createXPostsModule({ platform, deps: { notifications } });
+  const prompter = createPrompterModule({
+    platform,
+    deps: { scheduler, providers, projects, products, tasks },
+  });
+  const secretary = createSecretaryModule({
+    platform,
+    deps: {
+      scheduler,
+      providers,
+      companyGoals,
+      tasks,
+      notifications,
+      agents,
+      // A confirmed directive approves the pitch as the CEO who confirmed it.
+      approvePitch: async (id, notes, identity) =>
+        pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
+    },
   });
   return {
     agents,

@@ -5,8 +5,7 @@
  * handed in by the composition root; `findingsKnowledgeSource` and `tasksKnowledgeSource` are the
  * two this module builds itself over named reads of their modules.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { ProvidersModule } from '../providers/index.js';
 import type { SettingsModule } from '../settings/index.js';
@@ -26,11 +25,10 @@ export { OptimalService };
 
 export const INDEX_LOOP = 'optimal.index';
 
-export interface OptimalModule {
+export interface OptimalModule extends ModuleFace {
   service: OptimalService;
   /** Runs an index pass now (waits for one in flight first); never rejects. */
   indexNow(): Promise<void>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface OptimalDeps {
@@ -47,7 +45,7 @@ export interface OptimalDeps {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createOptimalModule(platform: Platform, deps: OptimalDeps): OptimalModule {
+export function createOptimalModule({ platform, deps }: ModuleInput<OptimalDeps>): OptimalModule {
   const { db } = platform.database;
   const vectors = new VectorStore(db);
   const embedder = () =>

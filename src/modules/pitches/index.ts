@@ -3,8 +3,7 @@
  * flag. `approve(id, notes, actor)` is exported on the module for the secretary's directive queue.
  */
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import type { ProductsModule } from '../products/index.js';
@@ -22,11 +21,10 @@ export { pitches, pitchForge } from './schema.js';
 export type { PitchActor, PitchView } from './service.js';
 export { PitchesService };
 
-export interface PitchesModule {
+export interface PitchesModule extends ModuleFace {
   service: PitchesService;
   /** Approves a proposed pitch and provisions it (409 `pitch_decided` otherwise). */
   approve(id: string, notes: string | null, actor: PitchActor): Promise<PitchView>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface PitchesDeps {
@@ -38,7 +36,7 @@ export interface PitchesDeps {
   notifications: Pick<NotificationsModule, 'service'>;
 }
 
-export function createPitchesModule(platform: Platform, deps: PitchesDeps): PitchesModule {
+export function createPitchesModule({ platform, deps }: ModuleInput<PitchesDeps>): PitchesModule {
   const repositories = new LocalRepositories(join(platform.config.dataDir, 'repos'));
   const forge = new ForgeConfigStore(platform.database.db, platform.secret, platform.clock);
   const service = new PitchesService(platform.database.db, platform.clock, {

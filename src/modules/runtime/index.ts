@@ -3,8 +3,7 @@
  * agent and publishes its lifecycle, the `process` runtime (any agent CLI from a command template),
  * the transcripts of runs and their routes (`/api/stream`), and the transcript retention prune.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
@@ -76,7 +75,7 @@ export interface RuntimeModuleOptions {
   vouchIntervalMs?: number;
 }
 
-export interface RuntimeModule {
+export interface RuntimeModule extends ModuleFace {
   supervisor: RuntimeSupervisor;
   processRuntime: ProcessRuntime;
   transcripts: TranscriptService;
@@ -84,8 +83,6 @@ export interface RuntimeModule {
   pruneTranscripts(retentionDays: number): Promise<{ runs: number }>;
   /** Ended runs on a task that started in `[since, until)`, oldest first. */
   endedTaskRuns(since: Date, until: Date): Promise<EndedTaskRun[]>;
-  /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** The loop closing, as lost, the runs no server has vouched for in LOST_RUN_AFTER_MS. */
@@ -107,8 +104,7 @@ export interface RuntimeDeps {
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
 export function createRuntimeModule(
-  platform: Platform,
-  deps: RuntimeDeps,
+  { platform, deps }: ModuleInput<RuntimeDeps>,
   options: RuntimeModuleOptions = {},
 ): RuntimeModule {
   const { db } = platform.database;

@@ -3,11 +3,11 @@
  * and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
  * the `system.rate-limit-probe` loop; rate-limits/).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+
 import { SYSTEM_ID } from '../../platform/http/auth/index.js';
 import { ProviderRateLimitError } from '../../platform/http/errors.js';
 import { ModelThrottledError } from '../../platform/llm/index.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
@@ -24,9 +24,8 @@ export * as rateLimitRules from './rate-limits/rules.js';
 export type { RateLimitAgent, RateLimitReport, RateLimitService } from './rate-limits/service.js';
 export { providerRateLimits } from './schema.js';
 
-export interface SystemModule {
+export interface SystemModule extends ModuleFace {
   rateLimits: RateLimitService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed besides the platform (settings and scheduler are built first). */
@@ -38,7 +37,7 @@ export interface SystemDeps {
   notifications: Pick<NotificationsModule, 'service'>;
 }
 
-export function createSystemModule(platform: Platform, deps: SystemDeps): SystemModule {
+export function createSystemModule({ platform, deps }: ModuleInput<SystemDeps>): SystemModule {
   const { bus, clock, config, log } = platform;
   const providers = deps.providers.service;
   const service = new RateLimitService({
