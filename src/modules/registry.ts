@@ -1,10 +1,12 @@
 /**
- * Composes the domain modules in dependency order and registers their routes. Each module's
- * outside face is its index.ts, and each declares what it needs of the others there; this is the
- * one place that knows them all, and only the composition root (src/app.ts) imports it.
+ * Composes the domain modules in dependency order, registers their routes and starts and stops
+ * them with the app. Each module's outside face is its index.ts, and each declares what it needs
+ * of the others there; this is the one place that knows them all, and only the composition root
+ * (src/app.ts) imports it.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
+import { type ModuleFace, startModules, stopModules } from '../platform/module.js';
 import type { Scheduler } from '../platform/scheduler/index.js';
 import { type A2aModule, createA2aModule } from './a2a/index.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
@@ -52,9 +54,12 @@ import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessio
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
 import { createXPostsModule, type XPostsModule } from './x-posts/index.js';
 
+/** Every module, in the order they are created (each after the modules it depends on). */
 export interface Modules {
   agents: AgentsModule;
   projects: ProjectsModule;
+  usage: UsageModule;
+  providers: ProvidersModule;
   products: ProductsModule;
   tasks: TasksModule;
   findings: FindingsModule;
@@ -67,16 +72,14 @@ export interface Modules {
   a2a: A2aModule;
   maintenance: MaintenanceModule;
   boardPrograms: BoardProgramsModule;
-  system: SystemModule;
   workspaces: WorkspacesModule;
   runtime: RuntimeModule;
+  system: SystemModule;
   gateway: GatewayModule;
-  usage: UsageModule;
+  companyGoals: CompanyGoalsModule;
   dispatch: DispatchModule;
   engines: EnginesModule;
   git: GitModule;
-  providers: ProvidersModule;
-  companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
   journals: JournalsModule;
@@ -269,6 +272,8 @@ export async function createModules(platform: Platform, foundations: Foundations
   return {
     agents,
     projects,
+    usage,
+    providers,
     products,
     tasks,
     findings,
@@ -281,16 +286,14 @@ export async function createModules(platform: Platform, foundations: Foundations
     a2a,
     maintenance,
     boardPrograms,
-    system,
     workspaces,
     runtime,
+    system,
     gateway,
-    usage,
+    companyGoals,
     dispatch,
     engines,
     git,
-    providers,
-    companyGoals,
     dashboard,
     cockpit,
     journals,
@@ -304,6 +307,14 @@ export async function createModules(platform: Platform, foundations: Foundations
   };
 }
 
-export function registerModuleRoutes(app: FastifyInstance, modules: Modules): void {
-  for (const module of Object.values(modules)) module.registerRoutes(app);
+/**
+ * Registers every module's routes, starts the modules when the app is ready and stops them when it
+ * closes — in the order `Modules` lists them (the order they are created in, dependencies first),
+ * stops in reverse, so a module stops before what it depends on.
+ */
+export function mountModules(app: FastifyInstance, modules: Modules): void {
+  const inOrder: ModuleFace[] = Object.values(modules);
+  for (const module of inOrder) module.registerRoutes(app);
+  app.addHook('onReady', async () => startModules(inOrder));
+  app.addHook('onClose', async () => stopModules(inOrder));
 }

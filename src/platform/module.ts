@@ -28,7 +28,18 @@ export async function startModules(modules: readonly ModuleFace[]): Promise<void
   for (const module of modules) await module.start?.();
 }
 
-/** Stops `modules` in reverse order (dependents first). */
+/**
+ * Stops `modules` in reverse order (dependents first). A stop that fails does not keep the others
+ * from stopping; the first failure is rethrown once all have run.
+ */
 export async function stopModules(modules: readonly ModuleFace[]): Promise<void> {
-  for (const module of [...modules].reverse()) await module.stop?.();
+  const failures: unknown[] = [];
+  for (const module of [...modules].reverse()) {
+    try {
+      await module.stop?.();
+    } catch (error) {
+      failures.push(error);
+    }
+  }
+  if (failures.length > 0) throw failures[0];
 }

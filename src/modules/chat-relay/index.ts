@@ -21,10 +21,8 @@ export function createChatRelayModule({ platform, deps }: ModuleInput<ChatRelayD
   const service = new ChatRelayService(platform, deps.settings.flags);
   return {
     service,
-    registerRoutes(app) {
-      // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
-      app.addHook('onClose', async () => service.idle());
-      registerChatRelayRoutes(app, service);
-    },
+    registerRoutes: (app) => registerChatRelayRoutes(app, service),
+    // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
+    stop: () => service.idle(),
   };
 }

@@ -52,10 +52,8 @@ export function createDispatchModule(
     orchestrator,
     wake: () => dispatcher.wake(),
     stalledTasks: (limit) => tracker.stalled(limit),
-    registerRoutes(app) {
-      app.addHook('onReady', async () => start());
-      app.addHook('onClose', async () => close());
-      registerOrchestratorDispatchRoutes(app, orchestrator);
-    },
+    registerRoutes: (app) => registerOrchestratorDispatchRoutes(app, orchestrator),
+    start,
+    stop: close,
   };
 }

@@ -49,5 +49,9 @@ export function createEnginesModule({ platform, deps }: ModuleInput<EnginesDeps>
   deps.boardPrograms.runner.register(depUpdateProgram(engine));
   const releaseManager = new ReleaseManager(engine);
   deps.boardPrograms.runner.register(releaseManager.program);
-  return { registerRoutes: (app) => registerReleaseRoutes(app, releaseManager) };
+  return {
+    registerRoutes: (app) => registerReleaseRoutes(app, releaseManager),
+    // An approve running in this process is aborted on shutdown and records `failed_interrupted`.
+    stop: () => releaseManager.close(),
+  };
 }

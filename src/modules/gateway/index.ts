@@ -78,6 +78,7 @@ export interface GatewayModule extends ModuleFace {
 
 export function createGatewayModule({ platform, deps }: ModuleInput<GatewayDeps>): GatewayModule {
   const breaker = new CircuitBreaker(platform.cache, platform.clock);
+  breaker.useLogger(platform.log);
   const services: GatewayServices = {
     db: platform.database.db,
     tasks: deps.tasks.service,
@@ -96,7 +97,6 @@ export function createGatewayModule({ platform, deps }: ModuleInput<GatewayDeps>
     runDoTool: (request) => runDoTool(services, request),
     breaker,
     registerRoutes(app) {
-      breaker.useLogger(app.log);
       registerGatewayRoutes(app, services);
       registerApproveAndMerge(app, deps.tasks.service, deps.git);
     },

@@ -67,9 +67,7 @@ export function createMaintenanceModule({ platform, deps }: ModuleInput<Maintena
     service,
     holdFor: (scopes) => service.holdFor(scopes),
     onChange,
-    registerRoutes(app) {
-      app.addHook('onClose', async () => stopInterrupting());
-      registerMaintenancePauseRoutes(app, service);
-    },
+    registerRoutes: (app) => registerMaintenancePauseRoutes(app, service),
+    stop: stopInterrupting,
   };
 }

@@ -159,9 +159,8 @@ export function createRuntimeModule(
     transcripts,
     pruneTranscripts: prune,
     endedTaskRuns: (since, until) => endedTaskRuns(db, since, until),
-    registerRoutes(app) {
-      app.addHook('onClose', async () => supervisor.close());
-      registerTranscriptRoutes(app, transcripts);
-    },
+    registerRoutes: (app) => registerTranscriptRoutes(app, transcripts),
+    // Running agents are stopped (gracefully) when the app closes.
+    stop: () => supervisor.close(),
   };
 }

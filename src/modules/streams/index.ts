@@ -19,12 +19,10 @@ export interface StreamsModule extends ModuleFace {
 
 export function createStreamsModule({ platform, deps }: ModuleInput<StreamsDeps>): StreamsModule {
   const service = new StreamsService(platform);
+  const stopBridge = startBridge(platform.bus, service);
   return {
     service,
-    registerRoutes(app) {
-      const stopBridge = startBridge(platform.bus, service);
-      app.addHook('onClose', async () => stopBridge());
-      registerStreamRoutes(app, platform, deps, service);
-    },
+    registerRoutes: (app) => registerStreamRoutes(app, platform, deps, service),
+    stop: stopBridge,
   };
 }

@@ -122,9 +122,7 @@ export function createUsageModule({ platform, deps }: ModuleInput<UsageDeps>): U
         ...report.usage,
         source: 'adapter',
       }),
-    registerRoutes(app) {
-      app.addHook('onClose', async () => snapshots.close());
-      registerUsageRoutes(app, analytics, deps.agents.service);
-    },
+    registerRoutes: (app) => registerUsageRoutes(app, analytics, deps.agents.service),
+    stop: () => snapshots.close(),
   };
 }
