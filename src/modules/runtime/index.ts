@@ -7,13 +7,14 @@ import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
+import { registerRuntimeLoops } from './loops.js';
 import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
 import { type EndedTaskRun, endedTaskRuns } from './run-history.js';
 import { ScriptedRuntime } from './scripted/index.js';
-import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor, type RunUsage } from './supervisor.js';
+import { RuntimeSupervisor, type RunUsage } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
-import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
+import { pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
 export { type CliRateLimit, parseCliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 export {
@@ -37,6 +38,7 @@ export type {
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
 export type { AgentLifecycle, AgentOutput } from './events.js';
+export { LOST_RUNS_LOOP, TRANSCRIPT_PRUNE_LOOP } from './loops.js';
 export { hasLiveRun, openRunProvider, openRuns } from './open-runs.js';
 export {
   type AgentModelRoute,
@@ -85,12 +87,6 @@ export interface RuntimeModule extends ModuleFace {
   endedTaskRuns(since: Date, until: Date): Promise<EndedTaskRun[]>;
 }
 
-/** The loop closing, as lost, the runs no server has vouched for in LOST_RUN_AFTER_MS. */
-export const LOST_RUNS_LOOP = 'runtime.lost-runs';
-
-/** The daily loop deleting transcripts older than the `transcript_retention_days` setting. */
-export const TRANSCRIPT_PRUNE_LOOP = 'runtime.transcript-prune';
-
 /** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
 export interface RuntimeDeps {
   agents: AgentsModule;
@@ -134,25 +130,7 @@ export function createRuntimeModule(
   supervisor.register(new ScriptedRuntime({ now: () => platform.clock.now() }));
   const transcripts = new TranscriptService(store, deps.agents.service);
   const prune = (retentionDays: number) => pruneTranscripts(db, { now: platform.clock.now(), retentionDays });
-  deps.scheduler.register({
-    name: LOST_RUNS_LOOP,
-    intervalMs: RUN_VOUCH_INTERVAL_MS,
-    run: async () => {
-      const now = platform.clock.now();
-      const staleBefore = new Date(now.getTime() - LOST_RUN_AFTER_MS);
-      for (const run of await closeLostRuns(db, { now, staleBefore })) {
-        const event = { agent_id: run.agentId, task_id: run.taskId, run_id: run.id, detail: LOST_RUN_DETAIL };
-        await platform.bus.publish('AGENT_ERROR', event);
-      }
-    },
-  });
-  deps.scheduler.register({
-    name: TRANSCRIPT_PRUNE_LOOP,
-    intervalMs: 24 * 3_600_000,
-    run: async () => {
-      await prune(await deps.settings.service.get('transcript_retention_days'));
-    },
-  });
+  registerRuntimeLoops(platform, deps.scheduler, deps.settings, prune);
   return {
     supervisor,
     processRuntime,
