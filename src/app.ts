@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { createModules, type Modules, registerModuleRoutes } from './modules/registry.js';
+import { createModules, type Modules, mountModules } from './modules/registry.js';
 import { createSettings, type SettingsModule } from './modules/settings/index.js';
 import type { Platform, PlatformStores } from './platform/context.js';
 import { registerAuth } from './platform/http/auth/index.js';
@@ -75,6 +75,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   const platform: Platform = { ...stores, log: app.log };
 
   registerConventions(app);
+  // The one late logger: the bus is opened with the stores (server.ts), before this app's logger exists.
   platform.bus.useLogger(app.log);
   registerMetrics(app);
   // Before authentication and every route: bans and the WAF answer before any token is checked.
@@ -95,7 +96,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());
 
-  const settings = await createSettings(platform);
+  const settings = await createSettings({ platform, deps: {} });
   settings.registerRoutes(app);
   const modules = await createModules(platform, { settings, scheduler });
   roster = modules.agents.service;
@@ -103,7 +104,8 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   app.addHook('onRequest', async (request) => {
     if (request.identity) await modules.agents.refuseRetired(request.identity);
   });
-  registerModuleRoutes(app, modules);
+  // Modules start after the scheduler (its onReady hook is added first) and stop before it.
+  mountModules(app, modules);
 
   return { app, settings, modules, scheduler };
 }

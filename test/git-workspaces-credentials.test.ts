@@ -102,12 +102,15 @@ describe('aborts and the module', () => {
     const remote = await seedBareRemote(fx.runner, join(fx.dirs.make(), 'shop.git'));
     const project = await fx.insertProject(remote);
     const asked: string[] = [];
-    const module = createWorkspacesModule(fx.platform, {
-      projects: {
-        service: {
-          gitToken: async (id: string) => {
-            asked.push(id);
-            return null;
+    const module = createWorkspacesModule({
+      platform: fx.platform,
+      deps: {
+        projects: {
+          service: {
+            gitToken: async (id: string) => {
+              asked.push(id);
+              return null;
+            },
           },
         },
       },

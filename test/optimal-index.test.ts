@@ -37,9 +37,9 @@ beforeAll(async () => {
   projectId = await insertProject(t.platform.database.db);
   notes = memorySource('note');
   // A second indexer over the same tables, for a source the test controls (tombstones included).
-  extra = createOptimalModule(
-    { ...t.platform, log: t.app.log },
-    {
+  extra = createOptimalModule({
+    platform: { ...t.platform, log: t.app.log },
+    deps: {
       scheduler: createScheduler({ db: t.platform.database.db, locks: t.platform.locks, log: t.app.log }),
       settings: t.settings,
       providers: t.modules.providers,
@@ -50,7 +50,7 @@ beforeAll(async () => {
           new Set(refs.filter((ref) => !ref.startsWith('ceo-') || reader.role === 'ceo')),
       },
     },
-  );
+  });
 });
 afterAll(async () => {
   await t?.close();

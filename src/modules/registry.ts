@@ -1,10 +1,12 @@
 /**
- * Composes the domain modules in dependency order and registers their routes. Each module's
- * outside face is its index.ts, and each declares what it needs of the others there; this is the
- * one place that knows them all, and only the composition root (src/app.ts) imports it.
+ * Composes the domain modules in dependency order, registers their routes and starts and stops
+ * them with the app. Each module's outside face is its index.ts, and each declares what it needs
+ * of the others there; this is the one place that knows them all, and only the composition root
+ * (src/app.ts) imports it.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Platform } from '../platform/context.js';
+import { type ModuleFace, startModules, stopModules } from '../platform/module.js';
 import type { Scheduler } from '../platform/scheduler/index.js';
 import { type A2aModule, createA2aModule } from './a2a/index.js';
 import { type AgentsModule, createAgentsModule } from './agents/index.js';
@@ -52,9 +54,12 @@ import { createWorkSessionsModule, type WorkSessionsModule } from './work-sessio
 import { createWorkspacesModule, type WorkspacesModule } from './workspaces/index.js';
 import { createXPostsModule, type XPostsModule } from './x-posts/index.js';
 
+/** Every module, in the order they are created (each after the modules it depends on). */
 export interface Modules {
   agents: AgentsModule;
   projects: ProjectsModule;
+  usage: UsageModule;
+  providers: ProvidersModule;
   products: ProductsModule;
   tasks: TasksModule;
   findings: FindingsModule;
@@ -67,16 +72,14 @@ export interface Modules {
   a2a: A2aModule;
   maintenance: MaintenanceModule;
   boardPrograms: BoardProgramsModule;
-  system: SystemModule;
   workspaces: WorkspacesModule;
   runtime: RuntimeModule;
+  system: SystemModule;
   gateway: GatewayModule;
-  usage: UsageModule;
+  companyGoals: CompanyGoalsModule;
   dispatch: DispatchModule;
   engines: EnginesModule;
   git: GitModule;
-  providers: ProvidersModule;
-  companyGoals: CompanyGoalsModule;
   dashboard: DashboardModule;
   cockpit: CockpitModule;
   journals: JournalsModule;
@@ -101,129 +104,176 @@ export interface Foundations {
 
 export async function createModules(platform: Platform, foundations: Foundations): Promise<Modules> {
   const { settings, scheduler } = foundations;
-  const agents = await createAgentsModule(platform);
+  const agents = await createAgentsModule({ platform, deps: {} });
   const { db } = platform.database;
-  const projects = createProjectsModule(platform, { taskCountOf: (id) => taskCountOfProject(db, id) });
-  const usage = createUsageModule(platform, { agents, settings, scheduler });
-  const providers = createProvidersModule(platform, {
-    agents,
-    onModelUsage: (call) => void usage.recordModelCall(call),
+  const projects = createProjectsModule({
+    platform,
+    deps: { taskCountOf: (id) => taskCountOfProject(db, id) },
   });
-  const products = createProductsModule(platform, {
-    projects,
-    taskCountOf: (id) => taskCountOfProduct(db, id),
-  });
-  const tasks = createTasksModule(platform, { agents, projects, products });
-  const findings = createFindingsModule(platform, { tasks });
-  const collisionMap = createCollisionMapModule(platform, { tasks });
-  const kanban = createKanbanModule(platform);
-  const workSessions = createWorkSessionsModule(platform, { agents, tasks });
-  const streams = createStreamsModule(platform, { agents });
-  const chatRelay = createChatRelayModule(platform, { settings });
-  const notifications = createNotificationsModule(platform, { agents, tasks, chatRelay, scheduler });
-  const a2a = createA2aModule(platform, { agents, tasks });
-  const maintenance = createMaintenanceModule(platform, { settings, scheduler });
-  const boardPrograms = createBoardProgramsModule(platform, { scheduler, maintenance });
-  const workspaces = createWorkspacesModule(platform, { projects });
-  const runtime = createRuntimeModule(platform, {
-    agents,
-    settings,
-    scheduler,
-    modelRoute: (agent) => providers.modelRouteFor(agent),
-    onUsage: (run) => void usage.recordRunUsage(run),
-  });
-  const system = createSystemModule(platform, { scheduler, agents, providers, runtime, notifications });
-  const gateway = createGatewayModule(platform, {
-    agents,
-    tasks,
-    a2a,
-    notifications,
-    findings,
-    git: workspacesGit(workspaces.service, projects.service),
-    rateLimits: system.rateLimits,
-    usage,
-  });
-  const companyGoals = createCompanyGoalsModule(platform, { agents });
-  const dispatch = createDispatchModule(platform, {
-    scheduler,
-    maintenance,
-    agents,
-    tasks,
-    projects,
-    notifications,
-    runtime,
-    workspaces,
-    usage,
-    rateLimits: system.rateLimits,
-    charter: () => companyGoals.service.get(),
-  });
-  const engines = createEnginesModule(platform, {
-    settings,
-    boardPrograms,
-    agents,
-    projects,
-    tasks,
-    notifications,
-    workspaces,
-  });
-  const git = createGitModule(platform, { projects, workspaces });
-  const dashboard = createDashboardModule(platform, {
-    tasks,
-    agents,
-    dispatch,
-    runtime,
-    runSpend: (runs) => runSpend(db, runs),
-  });
-  const cockpit = createCockpitModule(platform, { companyGoals, tasks, dispatch, usage, settings });
-  const journals = createJournalsModule(platform, { agents });
-  // Each doc write nudges the retrieval index (optimal is created below; the nudge runs later).
-  const docs = createDocsModule(platform, {
-    agents,
-    tasks,
-    projects,
-    workspaces,
-    onChanged: () => void optimal.indexNow(),
-  });
-  const pitches = createPitchesModule(platform, {
-    agents,
-    projects,
-    products,
-    tasks,
-    flags: settings.flags,
-    notifications,
-  });
-  const optimal = createOptimalModule(platform, {
-    scheduler,
-    settings,
-    providers,
-    sources: [
-      findingsKnowledgeSource(db),
-      tasksKnowledgeSource(db),
-      docs.knowledgeSource,
-      journals.knowledgeSource,
-    ],
-    visibility: {
-      journal: (reader, refs) =>
-        journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
+  const usage = createUsageModule({ platform, deps: { agents, settings, scheduler } });
+  const providers = createProvidersModule({
+    platform,
+    deps: {
+      agents,
+      onModelUsage: (call) => void usage.recordModelCall(call),
     },
   });
-  const research = createResearchModule(platform, { settings });
-  const xPosts = createXPostsModule(platform, { notifications });
-  const prompter = createPrompterModule(platform, { scheduler, providers, projects, products, tasks });
-  const secretary = createSecretaryModule(platform, {
-    scheduler,
-    providers,
-    companyGoals,
-    tasks,
-    notifications,
-    agents,
-    // A confirmed directive approves the pitch as the CEO who confirmed it.
-    approvePitch: async (id, notes, identity) =>
-      pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
+  const products = createProductsModule({
+    platform,
+    deps: {
+      projects,
+      taskCountOf: (id) => taskCountOfProduct(db, id),
+    },
+  });
+  const tasks = createTasksModule({ platform, deps: { agents, projects, products } });
+  const findings = createFindingsModule({ platform, deps: { tasks } });
+  const collisionMap = createCollisionMapModule({ platform, deps: { tasks } });
+  const kanban = createKanbanModule({ platform, deps: {} });
+  const workSessions = createWorkSessionsModule({ platform, deps: { agents, tasks } });
+  const streams = createStreamsModule({ platform, deps: { agents } });
+  const chatRelay = createChatRelayModule({ platform, deps: { settings } });
+  const notifications = createNotificationsModule({
+    platform,
+    deps: { agents, tasks, chatRelay, scheduler },
+  });
+  const a2a = createA2aModule({ platform, deps: { agents, tasks } });
+  const maintenance = createMaintenanceModule({ platform, deps: { settings, scheduler } });
+  const boardPrograms = createBoardProgramsModule({ platform, deps: { scheduler, maintenance } });
+  const workspaces = createWorkspacesModule({ platform, deps: { projects } });
+  const runtime = createRuntimeModule({
+    platform,
+    deps: {
+      agents,
+      settings,
+      scheduler,
+      modelRoute: (agent) => providers.modelRouteFor(agent),
+      onUsage: (run) => void usage.recordRunUsage(run),
+    },
+  });
+  const system = createSystemModule({
+    platform,
+    deps: { scheduler, agents, providers, runtime, notifications },
+  });
+  const gateway = createGatewayModule({
+    platform,
+    deps: {
+      agents,
+      tasks,
+      a2a,
+      notifications,
+      findings,
+      git: workspacesGit(workspaces.service, projects.service),
+      rateLimits: system.rateLimits,
+      usage,
+    },
+  });
+  const companyGoals = createCompanyGoalsModule({ platform, deps: { agents } });
+  const dispatch = createDispatchModule({
+    platform,
+    deps: {
+      scheduler,
+      maintenance,
+      agents,
+      tasks,
+      projects,
+      notifications,
+      runtime,
+      workspaces,
+      usage,
+      rateLimits: system.rateLimits,
+      charter: () => companyGoals.service.get(),
+    },
+  });
+  const engines = createEnginesModule({
+    platform,
+    deps: {
+      settings,
+      boardPrograms,
+      agents,
+      projects,
+      tasks,
+      notifications,
+      workspaces,
+    },
+  });
+  const git = createGitModule({ platform, deps: { projects, workspaces } });
+  const dashboard = createDashboardModule({
+    platform,
+    deps: {
+      tasks,
+      agents,
+      dispatch,
+      runtime,
+      runSpend: (runs) => runSpend(db, runs),
+    },
+  });
+  const cockpit = createCockpitModule({ platform, deps: { companyGoals, tasks, dispatch, usage, settings } });
+  const journals = createJournalsModule({ platform, deps: { agents } });
+  // Each doc write nudges the retrieval index (optimal is created below; the nudge runs later).
+  const docs = createDocsModule({
+    platform,
+    deps: {
+      agents,
+      tasks,
+      projects,
+      workspaces,
+      onChanged: () => void optimal.indexNow(),
+    },
+  });
+  const pitches = createPitchesModule({
+    platform,
+    deps: {
+      agents,
+      projects,
+      products,
+      tasks,
+      flags: settings.flags,
+      notifications,
+    },
+  });
+  const optimal = createOptimalModule({
+    platform,
+    deps: {
+      scheduler,
+      settings,
+      providers,
+      sources: [
+        findingsKnowledgeSource(db),
+        tasksKnowledgeSource(db),
+        docs.knowledgeSource,
+        journals.knowledgeSource,
+      ],
+      visibility: {
+        journal: (reader, refs) =>
+          journals.service.visibleEntries({ ...reader, team: reader.team ?? null }, refs),
+      },
+    },
+  });
+  const research = createResearchModule({ platform, deps: { settings } });
+  const xPosts = createXPostsModule({ platform, deps: { notifications } });
+  const prompter = createPrompterModule({
+    platform,
+    deps: { scheduler, providers, projects, products, tasks },
+  });
+  const secretary = createSecretaryModule({
+    platform,
+    deps: {
+      scheduler,
+      providers,
+      companyGoals,
+      tasks,
+      notifications,
+      agents,
+      // A confirmed directive approves the pitch as the CEO who confirmed it.
+      approvePitch: async (id, notes, identity) =>
+        pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
+    },
   });
   return {
     agents,
     projects,
+    usage,
+    providers,
     products,
     tasks,
     findings,
@@ -236,16 +286,14 @@ export async function createModules(platform: Platform, foundations: Foundations
     a2a,
     maintenance,
     boardPrograms,
-    system,
     workspaces,
     runtime,
+    system,
     gateway,
-    usage,
+    companyGoals,
     dispatch,
     engines,
     git,
-    providers,
-    companyGoals,
     dashboard,
     cockpit,
     journals,
@@ -259,6 +307,14 @@ export async function createModules(platform: Platform, foundations: Foundations
   };
 }
 
-export function registerModuleRoutes(app: FastifyInstance, modules: Modules): void {
-  for (const module of Object.values(modules)) module.registerRoutes(app);
+/**
+ * Registers every module's routes, starts the modules when the app is ready and stops them when it
+ * closes — in the order `Modules` lists them (the order they are created in, dependencies first),
+ * stops in reverse, so a module stops before what it depends on.
+ */
+export function mountModules(app: FastifyInstance, modules: Modules): void {
+  const inOrder: ModuleFace[] = Object.values(modules);
+  for (const module of inOrder) module.registerRoutes(app);
+  app.addHook('onReady', async () => startModules(inOrder));
+  app.addHook('onClose', async () => stopModules(inOrder));
 }

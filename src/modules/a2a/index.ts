@@ -1,6 +1,5 @@
 /** Agent-to-agent conversations and messages, with the access matrix; every message published live. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { TasksModule } from '../tasks/index.js';
 import { registerA2aRoutes } from './routes.js';
@@ -17,9 +16,8 @@ export type { AgentRef } from './store.js';
 export { type UnreadSummary, unreadSummarySql } from './unread-summary.js';
 export { A2aService };
 
-export interface A2aModule {
+export interface A2aModule extends ModuleFace {
   service: A2aService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -28,7 +26,7 @@ export interface A2aDeps {
   tasks: TasksModule;
 }
 
-export function createA2aModule(platform: Platform, deps: A2aDeps): A2aModule {
+export function createA2aModule({ platform, deps }: ModuleInput<A2aDeps>): A2aModule {
   const service = new A2aService(platform, { agents: deps.agents.service, tasks: deps.tasks.service });
   return {
     service,

@@ -1,7 +1,7 @@
 /** The roster: agents, their roles, teams and current state; the default company seeded on first start. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+
 import type { Identity } from '../../platform/http/auth/identity.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { refuseRetiredIdentity } from './retired-agents.js';
 import { registerAgentsRoutes } from './routes.js';
 import { seedDefaultCompany } from './seed.js';
@@ -24,7 +24,7 @@ export type { Agent, AgentActor, AgentChanges, AgentFilter, NewAgent } from './s
 export { rosterTokenSubject, type TokenSubjectLookup } from './token-subject.js';
 export { AgentsService };
 
-export interface AgentsModule {
+export interface AgentsModule extends ModuleFace {
   service: AgentsService;
   /**
    * For authentication, after the token or session has proven `identity`: throws a 401
@@ -32,10 +32,9 @@ export interface AgentsModule {
    * tokens stop working. Costs no query on most requests (cached retired set, 5 s TTL).
    */
   refuseRetired(identity: Pick<Identity, 'id'>): Promise<void>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export async function createAgentsModule(platform: Platform): Promise<AgentsModule> {
+export async function createAgentsModule({ platform }: ModuleInput): Promise<AgentsModule> {
   await seedDefaultCompany(platform.database.db);
   const service = new AgentsService(platform.database.db, platform.clock);
   return {

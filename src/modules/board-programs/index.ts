@@ -3,8 +3,7 @@
  * register one) on the scheduler, held by the `board_programs` and `engines` pause scopes, each
  * pass recorded as a cycle; and the /api/board-programs routes. Nothing registers a program here.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { MaintenanceModule } from '../maintenance/index.js';
 import { registerBoardProgramRoutes } from './routes.js';
@@ -15,9 +14,8 @@ export type { ProgramStatus } from './runner.js';
 export { boardProgramCycles, type CycleOutcome, type CycleTrigger } from './schema.js';
 export { BoardProgramRunner };
 
-export interface BoardProgramsModule {
+export interface BoardProgramsModule extends ModuleFace {
   runner: BoardProgramRunner;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
@@ -26,7 +24,10 @@ export interface BoardProgramsDeps {
   maintenance: MaintenanceModule;
 }
 
-export function createBoardProgramsModule(platform: Platform, deps: BoardProgramsDeps): BoardProgramsModule {
+export function createBoardProgramsModule({
+  platform,
+  deps,
+}: ModuleInput<BoardProgramsDeps>): BoardProgramsModule {
   const runner = new BoardProgramRunner({
     db: platform.database.db,
     clock: platform.clock,

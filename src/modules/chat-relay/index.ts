@@ -1,6 +1,5 @@
 /** The chat-notification relay: write-only Telegram credentials and the after-commit fan-out of notifications. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { SettingsModule } from '../settings/index.js';
 import { registerChatRelayRoutes } from './routes.js';
 import { ChatRelayService } from './service.js';
@@ -9,9 +8,8 @@ export { credentialsChange } from './credential-rules.js';
 export { escapeHtml, type RelayedNotification, telegramText } from './telegram-message.js';
 export { ChatRelayService };
 
-export interface ChatRelayModule {
+export interface ChatRelayModule extends ModuleFace {
   service: ChatRelayService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed besides the platform (settings and scheduler are built first). */
@@ -19,14 +17,12 @@ export interface ChatRelayDeps {
   settings: SettingsModule;
 }
 
-export function createChatRelayModule(platform: Platform, deps: ChatRelayDeps): ChatRelayModule {
+export function createChatRelayModule({ platform, deps }: ModuleInput<ChatRelayDeps>): ChatRelayModule {
   const service = new ChatRelayService(platform, deps.settings.flags);
   return {
     service,
-    registerRoutes(app) {
-      // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
-      app.addHook('onClose', async () => service.idle());
-      registerChatRelayRoutes(app, service);
-    },
+    registerRoutes: (app) => registerChatRelayRoutes(app, service),
+    // In-flight sends are bounded by the Bot API timeout; let them settle before shutting down.
+    stop: () => service.idle(),
   };
 }

@@ -1,6 +1,5 @@
 /** The cockpit's outside face: the CEO's business summary (`GET /api/cockpit/summary`). */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { CockpitDeps } from './deps.js';
 import { registerCockpitRoutes } from './routes.js';
 import { CockpitService } from './service.js';
@@ -9,12 +8,11 @@ export type { CockpitDeps } from './deps.js';
 export { firstPassYield, projectMonth, type Signal, signalsOf } from './rules.js';
 export { CockpitService };
 
-export interface CockpitModule {
+export interface CockpitModule extends ModuleFace {
   service: CockpitService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createCockpitModule(platform: Platform, deps: CockpitDeps): CockpitModule {
+export function createCockpitModule({ platform, deps }: ModuleInput<CockpitDeps>): CockpitModule {
   const service = new CockpitService(deps, platform.clock);
   return { service, registerRoutes: (app) => registerCockpitRoutes(app, service) };
 }

@@ -1,6 +1,5 @@
 /** The collision map: a task's declared surface and overlapping same-parent siblings. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { TasksModule } from '../tasks/index.js';
 import { registerCollisionMapRoutes } from './routes.js';
 import { CollisionMapService } from './service.js';
@@ -10,9 +9,8 @@ export { compileGlob, globMatchesPath, globsOverlap, overlappingGlobs } from './
 export type { CollidingSibling, CollisionMap } from './service.js';
 export { CollisionMapService };
 
-export interface CollisionMapModule {
+export interface CollisionMapModule extends ModuleFace {
   service: CollisionMapService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -20,7 +18,7 @@ export interface CollisionMapDeps {
   tasks: TasksModule;
 }
 
-export function createCollisionMapModule(platform: Platform, _deps: CollisionMapDeps): CollisionMapModule {
+export function createCollisionMapModule({ platform }: ModuleInput<CollisionMapDeps>): CollisionMapModule {
   const service = new CollisionMapService(platform);
   return { service, registerRoutes: (app) => registerCollisionMapRoutes(app, service) };
 }

@@ -3,9 +3,9 @@
  * history) and the /api/company-goals routes. The dispatcher reads it for the charter block of
  * every agent's prompt.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+
 import type { Identity } from '../../platform/http/auth/index.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import { registerCompanyGoalsRoutes } from './routes.js';
 import { CompanyGoalsService } from './service.js';
@@ -16,16 +16,18 @@ export { companyGoalChanges, companyGoals } from './schema.js';
 export type { CompanyGoalChange, CompanyGoals, CompanyGoalsUpdate } from './service.js';
 export { CompanyGoalsService };
 
-export interface CompanyGoalsModule {
+export interface CompanyGoalsModule extends ModuleFace {
   service: CompanyGoalsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface CompanyGoalsDeps {
   agents: Pick<AgentsModule, 'service'>;
 }
 
-export function createCompanyGoalsModule(platform: Platform, deps: CompanyGoalsDeps): CompanyGoalsModule {
+export function createCompanyGoalsModule({
+  platform,
+  deps,
+}: ModuleInput<CompanyGoalsDeps>): CompanyGoalsModule {
   const service = new CompanyGoalsService(platform.database.db, platform.clock);
   // The audit names the CEO by roster slug; an identity the roster does not know, by its id.
   const whoIs = async (identity: Identity): Promise<string> => {

@@ -2,8 +2,7 @@
  * The dashboard's outside face: the /api/dashboard routes (stalled tasks, spawn waste, provenance,
  * the CEO overview, recent activity), each built from the owning modules' named reads.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { DashboardDeps } from './deps.js';
 import { registerDashboardRoutes } from './routes.js';
 import { DashboardService } from './service.js';
@@ -12,12 +11,11 @@ export type { DashboardDeps } from './deps.js';
 export { hours, median, type TeamHealth, teamHealth } from './rules.js';
 export { DashboardService };
 
-export interface DashboardModule {
+export interface DashboardModule extends ModuleFace {
   service: DashboardService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createDashboardModule(platform: Platform, deps: DashboardDeps): DashboardModule {
+export function createDashboardModule({ platform, deps }: ModuleInput<DashboardDeps>): DashboardModule {
   const service = new DashboardService(deps, platform.clock);
   return { service, registerRoutes: (app) => registerDashboardRoutes(app, service) };
 }

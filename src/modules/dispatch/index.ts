@@ -8,8 +8,7 @@
  * decides who runs when, and spawns them. The loops, subscriptions and kill switch are wired in
  * wiring.ts.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { StalledTask } from './breaker.js';
 import type { DispatchDeps } from './deps.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -34,19 +33,17 @@ export { type DispatchAgent, type DispatchTask, type Route, routeWork, type Work
 export { dispatchBudgetBreaches, dispatchTaskSpawns } from './schema.js';
 export { BUDGET_LOOP, REAPER_LOOP } from './wiring.js';
 
-export interface DispatchModule {
+export interface DispatchModule extends ModuleFace {
   dispatcher: Dispatcher;
   orchestrator: Orchestrator;
   /** Asks for a dispatch pass soon (coalesced). */
   wake(): void;
   /** Open tasks the respawn breaker gave up on and that made no progress since, oldest stall first. */
   stalledTasks(limit?: number): Promise<StalledTask[]>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export function createDispatchModule(
-  platform: Platform,
-  deps: DispatchDeps,
+  { platform, deps }: ModuleInput<DispatchDeps>,
   dispatchOptions: DispatchOptions = {},
 ): DispatchModule {
   const { dispatcher, tracker, orchestrator, start, close } = wireDispatch(platform, deps, dispatchOptions);
@@ -55,10 +52,8 @@ export function createDispatchModule(
     orchestrator,
     wake: () => dispatcher.wake(),
     stalledTasks: (limit) => tracker.stalled(limit),
-    registerRoutes(app) {
-      app.addHook('onReady', async () => start());
-      app.addHook('onClose', async () => close());
-      registerOrchestratorDispatchRoutes(app, orchestrator);
-    },
+    registerRoutes: (app) => registerOrchestratorDispatchRoutes(app, orchestrator),
+    start,
+    stop: close,
   };
 }

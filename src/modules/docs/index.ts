@@ -5,8 +5,7 @@
  * a knowledge source of kind 'doc' (a deleted doc comes back once as a tombstone) and calls the
  * optional `onChanged` after each write or delete.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { KnowledgeSource } from '../optimal/index.js';
 import type { ProjectsModule } from '../projects/index.js';
@@ -20,10 +19,9 @@ export { docs } from './schema.js';
 export type { DocView } from './service.js';
 export { DocsService };
 
-export interface DocsModule {
+export interface DocsModule extends ModuleFace {
   service: DocsService;
   knowledgeSource: KnowledgeSource;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface DocsDeps {
@@ -35,7 +33,7 @@ export interface DocsDeps {
   onChanged?: () => void;
 }
 
-export function createDocsModule(platform: Platform, deps: DocsDeps): DocsModule {
+export function createDocsModule({ platform, deps }: ModuleInput<DocsDeps>): DocsModule {
   const service = new DocsService(platform.database.db, platform.clock, {
     taskOf: (id) => deps.tasks.service.find(id),
     projectOf: (id) => deps.projects.service.find(id),

@@ -3,8 +3,7 @@
  * registered with the runner (held by the `board_programs` and `engines` pause scopes, off unless
  * its feature flag was on at boot). Engines only open ordinary tasks; they never merge or publish.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { BoardProgramsModule } from '../board-programs/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
@@ -20,9 +19,7 @@ import { ReleaseManager, registerReleaseRoutes } from './release/index.js';
 export type { EngineDeps } from './deps.js';
 export { type EngineOrigin, repoKey } from './origination.js';
 
-export interface EnginesModule {
-  registerRoutes(app: FastifyInstance): void;
-}
+export interface EnginesModule extends ModuleFace {}
 
 /** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
 export interface EnginesDeps {
@@ -35,7 +32,7 @@ export interface EnginesDeps {
   workspaces: WorkspacesModule;
 }
 
-export function createEnginesModule(platform: Platform, deps: EnginesDeps): EnginesModule {
+export function createEnginesModule({ platform, deps }: ModuleInput<EnginesDeps>): EnginesModule {
   const engine: EngineDeps = {
     db: platform.database.db,
     clock: platform.clock,
@@ -52,5 +49,9 @@ export function createEnginesModule(platform: Platform, deps: EnginesDeps): Engi
   deps.boardPrograms.runner.register(depUpdateProgram(engine));
   const releaseManager = new ReleaseManager(engine);
   deps.boardPrograms.runner.register(releaseManager.program);
-  return { registerRoutes: (app) => registerReleaseRoutes(app, releaseManager) };
+  return {
+    registerRoutes: (app) => registerReleaseRoutes(app, releaseManager),
+    // An approve running in this process is aborted on shutdown and records `failed_interrupted`.
+    stop: () => releaseManager.close(),
+  };
 }

@@ -1,6 +1,5 @@
 /** The findings ledger of review rounds on a task. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { TasksModule } from '../tasks/index.js';
 import { registerFindingsRoutes } from './routes.js';
 import { FindingsService } from './service.js';
@@ -22,9 +21,8 @@ export {
 export type { AddressResult, Finding, FindingsLedger, OriginSummary } from './service.js';
 export { FindingsService };
 
-export interface FindingsModule {
+export interface FindingsModule extends ModuleFace {
   service: FindingsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -32,7 +30,7 @@ export interface FindingsDeps {
   tasks: TasksModule;
 }
 
-export function createFindingsModule(platform: Platform, _deps: FindingsDeps): FindingsModule {
+export function createFindingsModule({ platform }: ModuleInput<FindingsDeps>): FindingsModule {
   const service = new FindingsService(platform);
   return { service, registerRoutes: (app) => registerFindingsRoutes(app, service) };
 }

@@ -4,8 +4,7 @@
  * tool server registers its tools with, and the CEO's approve-and-merge. Git work goes through the `GatewayGit` port (implemented
  * by the workspaces module).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { A2aModule } from '../a2a/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { FindingsModule } from '../findings/index.js';
@@ -66,7 +65,7 @@ export interface GatewayDeps {
   usage: Pick<UsageModule, 'service'>;
 }
 
-export interface GatewayModule {
+export interface GatewayModule extends ModuleFace {
   /** Runs a verb as a proven identity (the routes' entry point, for in-process callers such as runtimes). */
   runVerb: (
     request: Parameters<typeof runVerb>[1],
@@ -75,11 +74,11 @@ export interface GatewayModule {
   ) => ReturnType<typeof runVerb>;
   runDoTool: (request: Parameters<typeof runDoTool>[1]) => ReturnType<typeof runDoTool>;
   breaker: CircuitBreaker;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createGatewayModule(platform: Platform, deps: GatewayDeps): GatewayModule {
+export function createGatewayModule({ platform, deps }: ModuleInput<GatewayDeps>): GatewayModule {
   const breaker = new CircuitBreaker(platform.cache, platform.clock);
+  breaker.useLogger(platform.log);
   const services: GatewayServices = {
     db: platform.database.db,
     tasks: deps.tasks.service,
@@ -98,7 +97,6 @@ export function createGatewayModule(platform: Platform, deps: GatewayDeps): Gate
     runDoTool: (request) => runDoTool(services, request),
     breaker,
     registerRoutes(app) {
-      breaker.useLogger(app.log);
       registerGatewayRoutes(app, services);
       registerApproveAndMerge(app, deps.tasks.service, deps.git);
     },

@@ -3,8 +3,7 @@
  * Gaffer's mirror of the project) and `POST /api/git/branches/cleanup` (the capped, resumable sweep
  * deleting the branches of finished tasks). The git itself is the workspaces service's.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { ProjectsModule } from '../projects/index.js';
 import type { WorkspacesModule } from '../workspaces/index.js';
 import { BranchCleanup } from './branch-cleanup.js';
@@ -16,10 +15,9 @@ export { CLEANUP_LIMIT, CLEANUP_ROLES, type CleanupSkipReason } from './cleanup-
 export type { BranchFileRead, FileQuery, FileSlice, ReadBranchFile } from './file-reader.js';
 export { FILE_WINDOW } from './file-window.js';
 
-export interface GitModule {
+export interface GitModule extends ModuleFace {
   reader: BranchFileReader;
   cleanup: BranchCleanup;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -28,7 +26,7 @@ export interface GitDeps {
   workspaces: WorkspacesModule;
 }
 
-export function createGitModule(platform: Platform, deps: GitDeps): GitModule {
+export function createGitModule({ platform, deps }: ModuleInput<GitDeps>): GitModule {
   const workspaces = deps.workspaces.service;
   const readBranchFile: ReadBranchFile = (project, branch, path, signal) =>
     workspaces.branchFile(project, branch, path, signal);

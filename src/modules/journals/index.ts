@@ -4,8 +4,7 @@
  * journal hits with) and a knowledge source of kind 'journal' (deleted entries come back once as
  * tombstones).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { KnowledgeSource } from '../optimal/index.js';
 import type { JournalReader } from './access.js';
@@ -18,19 +17,18 @@ export { journalEntries } from './schema.js';
 export type { JournalEntry } from './service.js';
 export { JournalsService };
 
-export interface JournalsModule {
+export interface JournalsModule extends ModuleFace {
   service: JournalsService;
   /** Whether `reader` may read the journal of the agent `authorId` (UUID or slug) names. */
   canReadJournalOf(reader: JournalReader, authorId: string): Promise<boolean>;
   knowledgeSource: KnowledgeSource;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface JournalsDeps {
   agents: Pick<AgentsModule, 'service'>;
 }
 
-export function createJournalsModule(platform: Platform, deps: JournalsDeps): JournalsModule {
+export function createJournalsModule({ platform, deps }: ModuleInput<JournalsDeps>): JournalsModule {
   const agents = deps.agents.service;
   const service = new JournalsService(platform.database.db, platform.clock, agents);
   return {

@@ -1,6 +1,5 @@
 /** The kanban board: tasks grouped by state with counts. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { registerKanbanRoutes } from './routes.js';
 import { KanbanService } from './service.js';
 
@@ -8,12 +7,11 @@ export { KANBAN_STATES, type KanbanState, TERMINAL_STATES } from './board.js';
 export type { KanbanBoard, KanbanCard, KanbanQuery } from './service.js';
 export { KanbanService };
 
-export interface KanbanModule {
+export interface KanbanModule extends ModuleFace {
   service: KanbanService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createKanbanModule(platform: Platform): KanbanModule {
+export function createKanbanModule({ platform }: ModuleInput): KanbanModule {
   const service = new KanbanService(platform);
   return { service, registerRoutes: (app) => registerKanbanRoutes(app, service) };
 }

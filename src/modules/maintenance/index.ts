@@ -7,8 +7,7 @@
  * follow); a kill pause interrupts the in-flight passes tagged with its scope on every replica;
  * its effect on running agent processes belongs to the dispatcher, which subscribes with `onChange`.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Hold, Scheduler } from '../../platform/scheduler/index.js';
 import type { SettingsModule } from '../settings/index.js';
 import { describePause, type PauseRow, type PauseScope } from './pause-rules.js';
@@ -35,7 +34,7 @@ export {
 } from './pause-rules.js';
 export { MaintenancePauseService, type PauseRecordStore, type PauseRequest } from './service.js';
 
-export interface MaintenanceModule {
+export interface MaintenanceModule extends ModuleFace {
   service: MaintenancePauseService;
   /** Null when none of `scopes` is paused, else a Hold naming the pause; `interrupt` for a kill pause. */
   holdFor(scopes: readonly PauseScope[]): Promise<Hold | null>;
@@ -44,7 +43,6 @@ export interface MaintenanceModule {
    * event travels through the bus). Returns an unsubscribe.
    */
   onChange(listener: (row: PauseRow) => void | Promise<void>): () => void;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed besides the platform (settings and scheduler are built first). */
@@ -53,7 +51,7 @@ export interface MaintenanceDeps {
   scheduler: Scheduler;
 }
 
-export function createMaintenanceModule(platform: Platform, deps: MaintenanceDeps): MaintenanceModule {
+export function createMaintenanceModule({ platform, deps }: ModuleInput<MaintenanceDeps>): MaintenanceModule {
   const service = new MaintenancePauseService(
     deps.settings.service,
     platform.clock,
@@ -69,9 +67,7 @@ export function createMaintenanceModule(platform: Platform, deps: MaintenanceDep
     service,
     holdFor: (scopes) => service.holdFor(scopes),
     onChange,
-    registerRoutes(app) {
-      app.addHook('onClose', async () => stopInterrupting());
-      registerMaintenancePauseRoutes(app, service);
-    },
+    registerRoutes: (app) => registerMaintenancePauseRoutes(app, service),
+    stop: stopInterrupting,
   };
 }

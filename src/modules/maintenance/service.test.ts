@@ -23,7 +23,7 @@ describe('MaintenancePauseService', () => {
   beforeAll(async () => {
     stores = await createTestStores();
     platform = await stores.platform({ clock });
-    settings = await createSettings(platform);
+    settings = await createSettings({ platform, deps: {} });
   });
   afterAll(async () => {
     await stores.dispose();

@@ -1,6 +1,5 @@
 /** Notifications: typed, prioritised, ack-required ones re-escalated; published live and relayed to chat. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { ChatRelayModule } from '../chat-relay/index.js';
@@ -30,9 +29,8 @@ export type { SweepReport } from './sweep.js';
 export type { NotificationView } from './views.js';
 export { NotificationsService };
 
-export interface NotificationsModule {
+export interface NotificationsModule extends ModuleFace {
   service: NotificationsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
@@ -43,7 +41,10 @@ export interface NotificationsDeps {
   scheduler: Scheduler;
 }
 
-export function createNotificationsModule(platform: Platform, deps: NotificationsDeps): NotificationsModule {
+export function createNotificationsModule({
+  platform,
+  deps,
+}: ModuleInput<NotificationsDeps>): NotificationsModule {
   const service = new NotificationsService(platform, {
     agents: deps.agents.service,
     chatRelay: deps.chatRelay.service,

@@ -5,12 +5,12 @@
  * handed in by the composition root; `findingsKnowledgeSource` and `tasksKnowledgeSource` are the
  * two this module builds itself over named reads of their modules.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { ProvidersModule } from '../providers/index.js';
 import type { SettingsModule } from '../settings/index.js';
 import { resolveEmbedder } from './embedder.js';
+import { INDEX_LOOP, indexNow } from './index-now.js';
 import { type IndexerDeps, indexPass } from './indexer.js';
 import { registerOptimalRoutes } from './routes.js';
 import { OptimalService } from './service.js';
@@ -19,18 +19,16 @@ import { VectorStore } from './vectors.js';
 
 export { chunkText } from './chunking.js';
 export { EMBEDDING_SUBJECT } from './embedder.js';
+export { INDEX_LOOP } from './index-now.js';
 export { fullTextQuery } from './search.js';
 export { findingsKnowledgeSource, tasksKnowledgeSource } from './sources.js';
 export type { KnowledgeCursor, KnowledgeItem, KnowledgeSource, Reader, VisibilityFilter } from './types.js';
 export { OptimalService };
 
-export const INDEX_LOOP = 'optimal.index';
-
-export interface OptimalModule {
+export interface OptimalModule extends ModuleFace {
   service: OptimalService;
   /** Runs an index pass now (waits for one in flight first); never rejects. */
   indexNow(): Promise<void>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface OptimalDeps {
@@ -45,9 +43,7 @@ export interface OptimalDeps {
   visibility?: Readonly<Record<string, VisibilityFilter>>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export function createOptimalModule(platform: Platform, deps: OptimalDeps): OptimalModule {
+export function createOptimalModule({ platform, deps }: ModuleInput<OptimalDeps>): OptimalModule {
   const { db } = platform.database;
   const vectors = new VectorStore(db);
   const embedder = () =>
@@ -83,18 +79,7 @@ export function createOptimalModule(platform: Platform, deps: OptimalDeps): Opti
   });
   return {
     service,
-    async indexNow() {
-      // A pass in flight may have pulled before the change: wait for it, then run one of our own.
-      for (let attempt = 0; attempt < 600; attempt++) {
-        const outcome = await deps.scheduler.runNow(INDEX_LOOP);
-        if (outcome.status !== 'busy') {
-          if (outcome.status === 'failed')
-            platform.log.warn({ error: outcome.error }, 'optimal: index pass failed');
-          return;
-        }
-        await sleep(100);
-      }
-    },
+    indexNow: () => indexNow(deps.scheduler, platform.log),
     registerRoutes: (app) => registerOptimalRoutes(app, service),
   };
 }

@@ -1,6 +1,5 @@
 /** Products: several repositories routed by delivery cell. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { ProjectsModule } from '../projects/index.js';
 import { registerProductsRoutes } from './routes.js';
 import { ProductsService } from './service.js';
@@ -11,9 +10,8 @@ export { productCells, products } from './schema.js';
 export type { NewProduct, Product, ProductChanges, ProductRow } from './service.js';
 export { ProductsService };
 
-export interface ProductsModule {
+export interface ProductsModule extends ModuleFace {
   service: ProductsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -23,7 +21,7 @@ export interface ProductsDeps {
   taskCountOf(productId: string): Promise<number>;
 }
 
-export function createProductsModule(platform: Platform, deps: ProductsDeps): ProductsModule {
+export function createProductsModule({ platform, deps }: ModuleInput<ProductsDeps>): ProductsModule {
   const service = new ProductsService(
     platform.database.db,
     deps.projects.service,

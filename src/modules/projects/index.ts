@@ -1,6 +1,5 @@
 /** Projects: repository config, commands, engine opt-ins (Budget & Ops), budget, write-only git token. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { registerProjectsRoutes } from './routes.js';
 import { ProjectsService } from './service.js';
 
@@ -20,9 +19,8 @@ export {
   type UpdateProjectInput,
 } from './service.js';
 
-export interface ProjectsModule {
+export interface ProjectsModule extends ModuleFace {
   service: ProjectsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface ProjectsDeps {
@@ -30,7 +28,7 @@ export interface ProjectsDeps {
   taskCountOf(projectId: string): Promise<number>;
 }
 
-export function createProjectsModule(platform: Platform, deps: ProjectsDeps): ProjectsModule {
+export function createProjectsModule({ platform, deps }: ModuleInput<ProjectsDeps>): ProjectsModule {
   const service = new ProjectsService(
     platform.database.db,
     platform.secret,

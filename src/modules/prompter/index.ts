@@ -3,8 +3,7 @@
  * projects, in which the `intake-1` agent interviews the CEO and proposes a task or a batch; the
  * CEO confirms and the task(s) open through the tasks service.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import { rosterMember } from '../agents/index.js';
 import { createLiveChat, type LiveChat } from '../live-chat/index.js';
@@ -19,10 +18,9 @@ import { registerPrompterRoutes } from './routes.js';
 export type { IntakeDraft } from './intake-agent.js';
 export { IntakeService };
 
-export interface PrompterModule {
+export interface PrompterModule extends ModuleFace {
   chat: LiveChat;
   intake: IntakeService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface PrompterDeps {
@@ -33,7 +31,7 @@ export interface PrompterDeps {
   tasks: Pick<TasksModule, 'service'>;
 }
 
-export function createPrompterModule(platform: Platform, deps: PrompterDeps): PrompterModule {
+export function createPrompterModule({ platform, deps }: ModuleInput<PrompterDeps>): PrompterModule {
   const { id, role } = rosterMember('intake-1');
   const drafts = {
     setDraft: (sid: string, draft: Record<string, unknown> | null) => chat.bridge.store.setDraft(sid, draft),

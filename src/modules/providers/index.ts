@@ -2,9 +2,9 @@
  * Model providers: where each model API answers and its write-only key (sealed at rest), and which
  * provider and model each agent runs — its own route, else its role's, else the global one.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+
 import type { UsageListener } from '../../platform/llm/index.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import { registerProvidersRoutes } from './routes.js';
 import { ProvidersService } from './service.js';
@@ -34,14 +34,13 @@ export interface ProvidersDeps {
   onModelUsage?: UsageListener;
 }
 
-export interface ProvidersModule {
+export interface ProvidersModule extends ModuleFace {
   service: ProvidersService;
   /** The route of an agent with its opened key (null when none applies or the provider is disabled). */
   modelRouteFor(agent: { id: string; role: string }): Promise<AgentModelRoute | null>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createProvidersModule(platform: Platform, deps: ProvidersDeps): ProvidersModule {
+export function createProvidersModule({ platform, deps }: ModuleInput<ProvidersDeps>): ProvidersModule {
   const service = new ProvidersService(
     platform.database.db,
     platform.secret,

@@ -3,8 +3,7 @@
  * guarded page fetches for agents, behind the `research` flag, with a per-agent daily quota and an
  * audit list (/api/research).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { SettingsModule } from '../settings/index.js';
 import { ProviderStore } from './provider-store.js';
 import { registerResearchRoutes } from './routes.js';
@@ -13,9 +12,8 @@ import { ResearchService } from './service.js';
 export { isForbiddenAddress } from './page-fetch.js';
 export { ResearchService };
 
-export interface ResearchModule {
+export interface ResearchModule extends ModuleFace {
   service: ResearchService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface ResearchDeps {
@@ -24,7 +22,7 @@ export interface ResearchDeps {
 
 const TIMEOUT_MS = 15_000;
 
-export function createResearchModule(platform: Platform, deps: ResearchDeps): ResearchModule {
+export function createResearchModule({ platform, deps }: ModuleInput<ResearchDeps>): ResearchModule {
   const { db } = platform.database;
   const providers = new ProviderStore(db, platform.clock, platform.secret);
   const service = new ResearchService(db, platform.clock, deps.settings.service, providers, {

@@ -3,18 +3,18 @@
  * agent and publishes its lifecycle, the `process` runtime (any agent CLI from a command template),
  * the transcripts of runs and their routes (`/api/stream`), and the transcript retention prune.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
+import { registerRuntimeLoops } from './loops.js';
 import { type ModelRouteResolver, ProcessRuntime, type ProcessRuntimeOptions } from './process-runtime.js';
 import { registerTranscriptRoutes } from './routes.js';
 import { type EndedTaskRun, endedTaskRuns } from './run-history.js';
 import { ScriptedRuntime } from './scripted/index.js';
-import { LOST_RUN_AFTER_MS, RUN_VOUCH_INTERVAL_MS, RuntimeSupervisor, type RunUsage } from './supervisor.js';
+import { RuntimeSupervisor, type RunUsage } from './supervisor.js';
 import { TranscriptService } from './transcript-service.js';
-import { closeLostRuns, LOST_RUN_DETAIL, pruneTranscripts, TranscriptStore } from './transcript-store.js';
+import { pruneTranscripts, TranscriptStore } from './transcript-store.js';
 
 export { type CliRateLimit, parseCliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 export {
@@ -38,6 +38,7 @@ export type {
 } from './contract.js';
 export { RUNTIME_KINDS } from './contract.js';
 export type { AgentLifecycle, AgentOutput } from './events.js';
+export { LOST_RUNS_LOOP, TRANSCRIPT_PRUNE_LOOP } from './loops.js';
 export { hasLiveRun, openRunProvider, openRuns } from './open-runs.js';
 export {
   type AgentModelRoute,
@@ -76,7 +77,7 @@ export interface RuntimeModuleOptions {
   vouchIntervalMs?: number;
 }
 
-export interface RuntimeModule {
+export interface RuntimeModule extends ModuleFace {
   supervisor: RuntimeSupervisor;
   processRuntime: ProcessRuntime;
   transcripts: TranscriptService;
@@ -84,15 +85,7 @@ export interface RuntimeModule {
   pruneTranscripts(retentionDays: number): Promise<{ runs: number }>;
   /** Ended runs on a task that started in `[since, until)`, oldest first. */
   endedTaskRuns(since: Date, until: Date): Promise<EndedTaskRun[]>;
-  /** `/api/stream` routes; running agents are stopped (gracefully) when the app closes. */
-  registerRoutes(app: FastifyInstance): void;
 }
-
-/** The loop closing, as lost, the runs no server has vouched for in LOST_RUN_AFTER_MS. */
-export const LOST_RUNS_LOOP = 'runtime.lost-runs';
-
-/** The daily loop deleting transcripts older than the `transcript_retention_days` setting. */
-export const TRANSCRIPT_PRUNE_LOOP = 'runtime.transcript-prune';
 
 /** What this module is handed: the outside faces it uses (settings and scheduler are built first). */
 export interface RuntimeDeps {
@@ -107,8 +100,7 @@ export interface RuntimeDeps {
 
 /** Options override what the configuration says (tests hand in their own templates and grace). */
 export function createRuntimeModule(
-  platform: Platform,
-  deps: RuntimeDeps,
+  { platform, deps }: ModuleInput<RuntimeDeps>,
   options: RuntimeModuleOptions = {},
 ): RuntimeModule {
   const { db } = platform.database;
@@ -138,34 +130,15 @@ export function createRuntimeModule(
   supervisor.register(new ScriptedRuntime({ now: () => platform.clock.now() }));
   const transcripts = new TranscriptService(store, deps.agents.service);
   const prune = (retentionDays: number) => pruneTranscripts(db, { now: platform.clock.now(), retentionDays });
-  deps.scheduler.register({
-    name: LOST_RUNS_LOOP,
-    intervalMs: RUN_VOUCH_INTERVAL_MS,
-    run: async () => {
-      const now = platform.clock.now();
-      const staleBefore = new Date(now.getTime() - LOST_RUN_AFTER_MS);
-      for (const run of await closeLostRuns(db, { now, staleBefore })) {
-        const event = { agent_id: run.agentId, task_id: run.taskId, run_id: run.id, detail: LOST_RUN_DETAIL };
-        await platform.bus.publish('AGENT_ERROR', event);
-      }
-    },
-  });
-  deps.scheduler.register({
-    name: TRANSCRIPT_PRUNE_LOOP,
-    intervalMs: 24 * 3_600_000,
-    run: async () => {
-      await prune(await deps.settings.service.get('transcript_retention_days'));
-    },
-  });
+  registerRuntimeLoops(platform, deps.scheduler, deps.settings, prune);
   return {
     supervisor,
     processRuntime,
     transcripts,
     pruneTranscripts: prune,
     endedTaskRuns: (since, until) => endedTaskRuns(db, since, until),
-    registerRoutes(app) {
-      app.addHook('onClose', async () => supervisor.close());
-      registerTranscriptRoutes(app, transcripts);
-    },
+    registerRoutes: (app) => registerTranscriptRoutes(app, transcripts),
+    // Running agents are stopped (gracefully) when the app closes.
+    stop: () => supervisor.close(),
   };
 }

@@ -46,7 +46,7 @@ export async function startRuntimeApp(options: RuntimeModuleOptions = {}): Promi
     log: gaffer.app.log,
   });
   const deps = { agents: gaffer.modules.agents, settings: gaffer.settings, scheduler: idleScheduler };
-  const runtime = createRuntimeModule(platform, deps, options);
+  const runtime = createRuntimeModule({ platform, deps }, options);
   gaffer.app.addHook('onClose', async () => runtime.supervisor.close());
   await gaffer.app.ready();
   const events: BusEvent[] = [];

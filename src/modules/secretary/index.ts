@@ -2,8 +2,7 @@
  * The secretary (`/api/secretary`): the CEO's chief of staff in a live chat (the `secretary-1`
  * agent on the shared bridge) and the directive queue of the high-impact actions it proposes.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import { rosterMember } from '../agents/index.js';
 import { createLiveChat, type LiveChat } from '../live-chat/index.js';
@@ -17,10 +16,9 @@ export { DIRECTIVE_KINDS, type DirectiveKind } from './directive-kinds.js';
 export { DirectivesService, type DirectiveView } from './directives.js';
 export { secretaryDirectives } from './schema.js';
 
-export interface SecretaryModule {
+export interface SecretaryModule extends ModuleFace {
   chat: LiveChat;
   directives: DirectivesService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface SecretaryDeps extends DirectiveExecutorDeps {
@@ -28,7 +26,7 @@ export interface SecretaryDeps extends DirectiveExecutorDeps {
   providers: Pick<ProvidersModule, 'service'>;
 }
 
-export function createSecretaryModule(platform: Platform, deps: SecretaryDeps): SecretaryModule {
+export function createSecretaryModule({ platform, deps }: ModuleInput<SecretaryDeps>): SecretaryModule {
   const { id, role } = rosterMember('secretary-1');
   const directives = new DirectivesService(platform.database.db, platform.clock, deps);
   const chat = createLiveChat(

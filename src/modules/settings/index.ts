@@ -2,8 +2,7 @@
  * The settings module's outside face: the settings store (`service`), the feature flags this
  * process booted with (`flags`), and the /api/settings routes. Other modules import only this file.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { CATALOGUE } from './catalogue.js';
 import { SettingsCatalogue } from './catalogue-lookup.js';
 import { FeatureFlags } from './feature-flags.js';
@@ -15,14 +14,13 @@ export type { SettingDefinition, SettingKind } from './definition.js';
 export { FeatureFlags, type FlagStatus, RESTART_NOTE } from './feature-flags.js';
 export { type SettingRecord, SettingsService } from './service.js';
 
-export interface SettingsModule {
+export interface SettingsModule extends ModuleFace {
   readonly service: SettingsService;
   /** Effective feature flags: read once at boot, unchanged until the next restart. */
   readonly flags: FeatureFlags;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export async function createSettings(platform: Platform): Promise<SettingsModule> {
+export async function createSettings({ platform }: ModuleInput): Promise<SettingsModule> {
   const service = new SettingsService(platform.database.db, platform.clock, new SettingsCatalogue(CATALOGUE));
   const flags = await FeatureFlags.load(service);
   return {

@@ -3,8 +3,7 @@
  * are declared by the modules that raise them (their `events.ts`); the bridge table (frames.ts)
  * says which socket each forwarded event goes to.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { startBridge } from './bridge.js';
 import type { StreamsDeps } from './deps.js';
 import { registerStreamRoutes } from './routes.js';
@@ -14,19 +13,16 @@ export type { StreamsDeps } from './deps.js';
 export { BRIDGE, type BridgedEvent, bodyExcerpt, EXCERPT_LIMIT } from './frames.js';
 export { type Endpoint, StreamsService } from './service.js';
 
-export interface StreamsModule {
+export interface StreamsModule extends ModuleFace {
   service: StreamsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
-export function createStreamsModule(platform: Platform, deps: StreamsDeps): StreamsModule {
+export function createStreamsModule({ platform, deps }: ModuleInput<StreamsDeps>): StreamsModule {
   const service = new StreamsService(platform);
+  const stopBridge = startBridge(platform.bus, service);
   return {
     service,
-    registerRoutes(app) {
-      const stopBridge = startBridge(platform.bus, service);
-      app.addHook('onClose', async () => stopBridge());
-      registerStreamRoutes(app, platform, deps, service);
-    },
+    registerRoutes: (app) => registerStreamRoutes(app, platform, deps, service),
+    stop: stopBridge,
   };
 }

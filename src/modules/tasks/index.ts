@@ -4,8 +4,7 @@
  * the public task view and the read-only task figures of the dashboards (`metrics`). Other modules
  * import only this file.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { ProductsModule } from '../products/index.js';
 import type { ProjectsModule } from '../projects/index.js';
@@ -80,11 +79,10 @@ export {
 export { type TaskView, toTaskView } from './view.js';
 export type { WorkFacts } from './work-facts.js';
 
-export interface TasksModule {
+export interface TasksModule extends ModuleFace {
   service: TasksService;
   /** Read-only figures for the dashboards and the cockpit. */
   metrics: TaskMetrics;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -94,7 +92,7 @@ export interface TasksDeps {
   products: ProductsModule;
 }
 
-export function createTasksModule(platform: Platform, deps: TasksDeps): TasksModule {
+export function createTasksModule({ platform, deps }: ModuleInput<TasksDeps>): TasksModule {
   const service = new TasksService(platform, {
     agents: deps.agents.service,
     projects: deps.projects.service,

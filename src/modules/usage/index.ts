@@ -5,8 +5,7 @@
  * analytics routes, and the USAGE_SNAPSHOT feed on /ws/system. Usage reaches it from the model
  * adapters, the agent CLIs' usage lines and the gateway's report_usage, all through `service.record`.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
@@ -64,14 +63,13 @@ export interface ModelCallReport {
   usage: ReportedTokens;
 }
 
-export interface UsageModule {
+export interface UsageModule extends ModuleFace {
   service: UsageService;
   analytics: UsageAnalytics;
   /** Records an agent CLI's usage line against its run's agent and task; a failure is logged, never thrown. */
   recordRunUsage(report: RunUsageReport): Promise<void>;
   /** Records one model-adapter call; a failure is logged, never thrown. */
   recordModelCall(report: ModelCallReport): Promise<void>;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the roster (agent names), the settings (prices, company cap), the scheduler. */
@@ -81,7 +79,7 @@ export interface UsageDeps {
   scheduler: Scheduler;
 }
 
-export function createUsageModule(platform: Platform, deps: UsageDeps): UsageModule {
+export function createUsageModule({ platform, deps }: ModuleInput<UsageDeps>): UsageModule {
   const { db } = platform.database;
   const settings = deps.settings.service;
   const analytics = new UsageAnalytics(db, platform.clock, () => settings.get('company_monthly_budget_usd'));
@@ -124,9 +122,7 @@ export function createUsageModule(platform: Platform, deps: UsageDeps): UsageMod
         ...report.usage,
         source: 'adapter',
       }),
-    registerRoutes(app) {
-      app.addHook('onClose', async () => snapshots.close());
-      registerUsageRoutes(app, analytics, deps.agents.service);
-    },
+    registerRoutes: (app) => registerUsageRoutes(app, analytics, deps.agents.service),
+    stop: () => snapshots.close(),
   };
 }

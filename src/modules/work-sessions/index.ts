@@ -1,6 +1,5 @@
 /** Work sessions: branch, commits, files and PR of an agent's work on a task. */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { TasksModule } from '../tasks/index.js';
 import { registerWorkSessionRoutes } from './routes.js';
@@ -16,9 +15,8 @@ export {
 export type { AgentLookup, SessionListQuery, SessionPage, StartSession, WorkSession } from './service.js';
 export { WorkSessionsService };
 
-export interface WorkSessionsModule {
+export interface WorkSessionsModule extends ModuleFace {
   service: WorkSessionsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 /** What this module is handed: the outside faces of the modules it uses. */
@@ -27,7 +25,10 @@ export interface WorkSessionsDeps {
   tasks: TasksModule;
 }
 
-export function createWorkSessionsModule(platform: Platform, deps: WorkSessionsDeps): WorkSessionsModule {
+export function createWorkSessionsModule({
+  platform,
+  deps,
+}: ModuleInput<WorkSessionsDeps>): WorkSessionsModule {
   const service = new WorkSessionsService(platform, deps.agents.service);
   return { service, registerRoutes: (app) => registerWorkSessionRoutes(app, service) };
 }

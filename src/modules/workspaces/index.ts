@@ -4,8 +4,7 @@
  * summary for evidence, and the forge of each project. No HTTP routes of its own: the gateway's
  * verbs and the CEO's approve-and-merge call the service.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { ProjectsService } from '../projects/index.js';
 import type { ForgeFactory } from './forges.js';
 import { WorkspacesService } from './service.js';
@@ -36,9 +35,8 @@ export {
 } from './types.js';
 export type { PrepareInput, TaskWorkspace, WorkspaceMode } from './worktrees.js';
 
-export interface WorkspacesModule {
+export interface WorkspacesModule extends ModuleFace {
   service: WorkspacesService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 export interface WorkspacesModuleDeps {
@@ -47,7 +45,10 @@ export interface WorkspacesModuleDeps {
   forgeFactory?: ForgeFactory;
 }
 
-export function createWorkspacesModule(platform: Platform, deps: WorkspacesModuleDeps): WorkspacesModule {
+export function createWorkspacesModule({
+  platform,
+  deps,
+}: ModuleInput<WorkspacesModuleDeps>): WorkspacesModule {
   const service = new WorkspacesService({
     db: platform.database.db,
     clock: platform.clock,

@@ -2,10 +2,10 @@
  * X posts' outside face: release and feature posts drafted by the head of marketing, scored by the
  * impact bar, held for the CEO, and posted through the X API on approval (/api/x).
  */
-import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../../platform/context.js';
+
 import { SYSTEM_ID } from '../../platform/http/auth/index.js';
 import { messageOf } from '../../platform/message-of.js';
+import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import { XCredentialsStore } from './credentials-store.js';
 import { registerXPostsRoutes } from './routes.js';
@@ -18,14 +18,13 @@ export interface XPostsDeps {
   notifications: Pick<NotificationsModule, 'service'>;
 }
 
-export interface XPostsModule {
+export interface XPostsModule extends ModuleFace {
   service: XPostsService;
-  registerRoutes(app: FastifyInstance): void;
 }
 
 const X_TIMEOUT_MS = 15_000;
 
-export function createXPostsModule(platform: Platform, deps: XPostsDeps): XPostsModule {
+export function createXPostsModule({ platform, deps }: ModuleInput<XPostsDeps>): XPostsModule {
   const { db } = platform.database;
   // A notification that cannot be sent (an unknown drafter, a store hiccup) never fails the decision.
   const notify = async (recipient: string, subject: string, body: string) => {

@@ -39,7 +39,10 @@ export class EventBus {
     );
   }
 
-  /** Where an outage of the cache is logged (the app logger). */
+  /**
+   * Where an outage of the cache is logged: the app's logger, handed in by `buildApp` — the bus is
+   * opened with the stores, before the app (and its logger) exists.
+   */
   useLogger(log: OutageLogger): void {
     this.outage.useLogger(log);
   }

@@ -28,7 +28,7 @@ export async function startPanelServer(
     () => {},
     async (platform) => {
       if (!options.flags?.length) return;
-      const settings = await createSettings(platform);
+      const settings = await createSettings({ platform, deps: {} });
       for (const flag of options.flags) await settings.service.set(flag, true, 'ceo');
     },
   );

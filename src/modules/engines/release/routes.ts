@@ -21,8 +21,6 @@ const inFlight = errorResponse(
 export function registerReleaseRoutes(app: FastifyInstance, manager: ReleaseManager): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const ceoOnly = requireRole('ceo');
-  // An approve running in this process is aborted on shutdown and records `failed_interrupted`.
-  app.addHook('onClose', () => manager.close());
 
   api.get(
     '/api/release/proposal',
