@@ -6,7 +6,7 @@
 
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { a2aMessages } from '../src/modules/a2a/index.js';
+import { a2aMessages } from '../src/modules/a2a/schema.js';
 import {
   a2aClient,
   type ErrorBody,

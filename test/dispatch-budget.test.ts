@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DispatchTestApp, startDispatchApp } from '../src/modules/dispatch/test-dispatch-app.js';
-import { projects } from '../src/modules/projects/index.js';
+import { projects } from '../src/modules/projects/schema.js';
 import { eventually, isAlive } from '../src/modules/runtime/test-fake-agents.js';
 import { fakeClock } from '../src/platform/clock.js';
 import { AppError } from '../src/platform/http/errors.js';

@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type DispatchTestApp, startDispatchApp } from '../src/modules/dispatch/test-dispatch-app.js';
-import { agentRuns } from '../src/modules/runtime/index.js';
+import { agentRuns } from '../src/modules/runtime/schema.js';
 import { eventually, isAlive } from '../src/modules/runtime/test-fake-agents.js';
 import { json } from './support/app.js';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import type { ExitView } from '../src/modules/dispatch/orchestrator.js';
 import { RemoteStop } from '../src/modules/dispatch/remote-stop.js';
-import { agentRuns } from '../src/modules/runtime/index.js';
+import { agentRuns } from '../src/modules/runtime/schema.js';
 import { startTestApp, type TestApp } from './support/app.js';
 
 let t: TestApp;

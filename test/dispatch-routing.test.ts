@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PassSummary } from '../src/modules/dispatch/index.js';
 import { type DispatchTestApp, startDispatchApp } from '../src/modules/dispatch/test-dispatch-app.js';
 import { eventually } from '../src/modules/runtime/test-fake-agents.js';
-import { tasks } from '../src/modules/tasks/index.js';
+import { tasks } from '../src/modules/tasks/schema.js';
 import { json } from './support/app.js';
 
 let t: DispatchTestApp;

@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import type { GatewayEnvelope } from '../src/modules/gateway/index.js';
 import { gatewayRouteOf } from '../src/modules/lifecycle/index.js';
-import { projects } from '../src/modules/projects/index.js';
+import { projects } from '../src/modules/projects/schema.js';
 import type { TaskView } from '../src/modules/tasks/index.js';
 import { workspaceTask } from '../src/modules/workspaces/index.js';
 import type { Clock } from '../src/platform/clock.js';

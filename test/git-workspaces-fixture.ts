@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { projects } from '../src/modules/projects/index.js';
-import { tasks } from '../src/modules/tasks/index.js';
+import { projects } from '../src/modules/projects/schema.js';
+import { tasks } from '../src/modules/tasks/schema.js';
 import {
   type WorkspaceAgent,
   type WorkspaceProject,

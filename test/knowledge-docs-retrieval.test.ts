@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { projects } from '../src/modules/projects/index.js';
+import { projects } from '../src/modules/projects/schema.js';
 import { GitRunner, lsRemote, openRepo } from '../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
 import { insertTask } from './fixtures-task-rows.js';

@@ -5,13 +5,28 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readSources } from './support/import-graph.js';
-import { crossModuleTableReads } from './support/module-tables.js';
+import { crossModuleTableReads, tablesOnFaces } from './support/module-tables.js';
 
 describe('modules read each other through named reads, not tables', () => {
-  const reads = crossModuleTableReads(readSources(process.cwd(), 'src'));
+  const sources = readSources(process.cwd(), 'src');
 
   it('has no module reading another module’s table (use or add a read function in the owner’s index.ts)', () => {
-    expect(reads).toEqual([]);
+    expect(crossModuleTableReads(sources)).toEqual([]);
+  });
+
+  it('has no module offering its tables on its face (tests and foreign keys import the schema.ts)', () => {
+    expect(tablesOnFaces(sources)).toEqual([]);
+  });
+
+  it('finds a table on a face, and not a type or a read beside it', () => {
+    const files = new Map([
+      ['src/modules/tasks/schema.ts', "export const tasks = pgTable('tasks', {});"],
+      [
+        'src/modules/tasks/index.ts',
+        "export { type Task, tasks } from './schema.js';\nexport { taskExists } from './reads.js';",
+      ],
+    ]);
+    expect(tablesOnFaces(files)).toEqual(['src/modules/tasks/index.ts: tasks']);
   });
 
   it('finds a table read through an index.ts and a schema.ts, and not a schema.ts foreign key', () => {

@@ -5,8 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { notifications } from '../src/modules/notifications/index.js';
-import { tasks } from '../src/modules/tasks/index.js';
+import { notifications } from '../src/modules/notifications/schema.js';
+import { tasks } from '../src/modules/tasks/schema.js';
 import type { EventOf } from '../src/platform/bus/index.js';
 import { fakeClock } from '../src/platform/clock.js';
 import { insertTask } from './fixtures-task-rows.js';

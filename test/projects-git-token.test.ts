@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
-import { projects } from '../src/modules/projects/index.js';
+import { projects } from '../src/modules/projects/schema.js';
 import { createSecretBox } from '../src/platform/crypto/secret-box.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
 import { rosterMember } from '../src/modules/agents/index.js';
-import { modelProviders } from '../src/modules/providers/index.js';
+import { modelProviders } from '../src/modules/providers/schema.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';

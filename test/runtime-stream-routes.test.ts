@@ -7,12 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  agentRuns,
-  LOST_RUN_DETAIL,
-  LOST_RUNS_LOOP,
-  pruneTranscripts,
-} from '../src/modules/runtime/index.js';
+import { LOST_RUN_DETAIL, LOST_RUNS_LOOP, pruneTranscripts } from '../src/modules/runtime/index.js';
+import { agentRuns } from '../src/modules/runtime/schema.js';
 import { eventually, type FakeAgents, writeFakeAgents } from '../src/modules/runtime/test-fake-agents.js';
 import { printed, type RuntimeTestApp, startRuntimeApp } from '../src/modules/runtime/test-runtime-app.js';
 import { connect, type StreamClient } from './support/ws-client.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { buildApp, type Gaffer } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
-import { projects } from '../../src/modules/projects/index.js';
+import { projects } from '../../src/modules/projects/schema.js';
 import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
 import { CEO_IDENTITY } from '../../src/platform/http/auth/identity.js';

@@ -40,3 +40,22 @@ export function crossModuleTableReads(files: Map<string, string>): string[] {
   }
   return found.sort();
 }
+
+/** `index.ts: table` for every table a module's face re-exports (a face offers reads, not tables), sorted. */
+export function tablesOnFaces(files: Map<string, string>): string[] {
+  const owners = tableOwners(files);
+  const found: string[] = [];
+  for (const [path, text] of files) {
+    if (!/^src\/modules\/[^/]+\/index\.ts$/.test(path)) continue;
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest);
+    for (const statement of source.statements) {
+      const clause = ts.isExportDeclaration(statement) ? statement.exportClause : undefined;
+      if (!clause || !ts.isNamedExports(clause)) continue;
+      for (const element of clause.elements) {
+        const name = (element.propertyName ?? element.name).text;
+        if (owners.has(name)) found.push(`${path}: ${name}`);
+      }
+    }
+  }
+  return found.sort();
+}

@@ -9,7 +9,7 @@ import { A2aService } from './service.js';
 export { type AccessDecision, mayMessage, type Party } from './access-matrix.js';
 export type { A2aMessageSent } from './events.js';
 export { A2A_LIMITS, CONVERSATION_STATUSES, MESSAGE_KINDS, type MessageKind } from './rules.js';
-export { a2aConversations, a2aMessages, a2aReadMarks } from './schema.js';
+
 export type { MessageDraft, SentMessage } from './send-message.js';
 export type { JoinTransaction, OpenConversation, SendInput } from './service.js';
 export type { AgentRef } from './store.js';

@@ -18,7 +18,7 @@ export {
   escalationChain,
   isDeliveryCell,
 } from './rules.js';
-export { agents } from './schema.js';
+
 export { seedDefaultCompany } from './seed.js';
 export type { Agent, AgentActor, AgentChanges, AgentFilter, NewAgent } from './service.js';
 export { rosterTokenSubject, type TokenSubjectLookup } from './token-subject.js';

@@ -11,7 +11,7 @@ import { BoardProgramRunner } from './runner.js';
 
 export { type BoardProgram, CYCLE_BOUNDS, type CycleContext, HOLDING_SCOPES, loopName } from './program.js';
 export type { ProgramStatus } from './runner.js';
-export { boardProgramCycles, type CycleOutcome, type CycleTrigger } from './schema.js';
+export type { CycleOutcome, CycleTrigger } from './schema.js';
 export { BoardProgramRunner };
 
 export interface BoardProgramsModule extends ModuleFace {

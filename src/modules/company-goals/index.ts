@@ -12,7 +12,7 @@ import { CompanyGoalsService } from './service.js';
 
 export { CompanyGoalsUpdate as CompanyGoalsUpdateSchema, ObjectiveSchema } from './api-schemas.js';
 export type { Objective } from './schema.js';
-export { companyGoalChanges, companyGoals } from './schema.js';
+
 export type { CompanyGoalChange, CompanyGoals, CompanyGoalsUpdate } from './service.js';
 export { CompanyGoalsService };
 

@@ -30,7 +30,7 @@ export { DISPATCH_DEFAULTS, type DispatchOptions, type ResolvedDispatchOptions }
 export type { PassSummary } from './pass.js';
 export { type CharterFacts, composePrompt } from './prompt.js';
 export { type DispatchAgent, type DispatchTask, type Route, routeWork, type WorkKind } from './routing.js';
-export { dispatchBudgetBreaches, dispatchTaskSpawns } from './schema.js';
+
 export { BUDGET_LOOP, REAPER_LOOP } from './wiring.js';
 
 export interface DispatchModule extends ModuleFace {

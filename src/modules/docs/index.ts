@@ -15,7 +15,7 @@ import { registerDocsRoutes } from './routes.js';
 import { DocsService } from './service.js';
 
 export { DOC_TYPES, type DocType, pathProblem, writeProblem } from './rules.js';
-export { docs } from './schema.js';
+
 export type { DocView } from './service.js';
 export { DocsService };
 

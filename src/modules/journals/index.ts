@@ -13,7 +13,7 @@ import { JournalsService } from './service.js';
 
 export { type JournalReader, mayReadJournal } from './access.js';
 export { ENTRY_TYPES, type EntryType } from './rules.js';
-export { journalEntries } from './schema.js';
+
 export type { JournalEntry } from './service.js';
 export { JournalsService };
 

@@ -15,7 +15,7 @@ import { LiveChatStore } from './store.js';
 export { SessionParams, SessionStarted } from './api-schemas.js';
 export type { ChatAgent, ChatEvent, StreamListener, ToolOutcome } from './bridge.js';
 export { LiveChatBridge } from './bridge.js';
-export { liveChatSessions, liveChatTurns } from './schema.js';
+
 export type { SessionRow, Turn } from './store.js';
 export { type ToolInputCheck, toolInput } from './tool-input.js';
 

@@ -17,7 +17,7 @@ export {
   type NotificationPriority,
   type NotificationType,
 } from './rules.js';
-export { notificationRecipients, notifications } from './schema.js';
+
 export type {
   NotificationActor,
   NotificationList,

@@ -10,7 +10,7 @@ import { wirePitches } from './wiring.js';
 
 export type { PitchesDeps } from './deps.js';
 export { PITCH_CELLS, PITCH_STATUSES } from './rules.js';
-export { pitches, pitchForge } from './schema.js';
+
 export type { PitchActor, PitchView } from './service.js';
 export { PitchesService };
 

@@ -6,7 +6,7 @@ import { ProductsService } from './service.js';
 
 export { existingProductIds } from './reads.js';
 export { type CellRoute, PRODUCT_MANAGER_ROLES } from './rules.js';
-export { productCells, products } from './schema.js';
+
 export type { NewProduct, Product, ProductChanges, ProductRow } from './service.js';
 export { ProductsService };
 

@@ -9,7 +9,7 @@ export { GIT_PROVIDERS, type GitProvider, inferProvider } from './git-url.js';
 export { effectiveLadder } from './ladder.js';
 export { budgetedProjects, ciWatchProjects, depUpdateProjects, existingProjectIds } from './reads.js';
 export { slugProblem } from './rules.js';
-export { type LadderRung, projects } from './schema.js';
+export type { LadderRung } from './schema.js';
 export {
   type CreateProjectInput,
   type ProjectBrief,

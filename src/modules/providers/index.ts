@@ -10,7 +10,7 @@ import { registerProvidersRoutes } from './routes.js';
 import { ProvidersService } from './service.js';
 
 export { type RouteEntry, type RouteScope, resolveRoute } from './resolve.js';
-export { modelProviders, modelRoutes } from './schema.js';
+
 export {
   noModelProvider,
   PROVIDER_KINDS,

@@ -51,7 +51,7 @@ export {
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
 export type { EndedTaskRun } from './run-history.js';
-export { agentRuns, agentTranscriptChunks } from './schema.js';
+
 export { splitShellWords } from './shell-words.js';
 export {
   DEFAULT_MAX_TRANSCRIPT_BYTES,

@@ -14,7 +14,6 @@ import { secretaryAgent } from './secretary-agent.js';
 
 export { DIRECTIVE_KINDS, type DirectiveKind } from './directive-kinds.js';
 export { DirectivesService, type DirectiveView } from './directives.js';
-export { secretaryDirectives } from './schema.js';
 
 export interface SecretaryModule extends ModuleFace {
   chat: LiveChat;

@@ -15,7 +15,6 @@ export type { RateLimitHit, RateLimitLifted, ThrottleKind } from './events.js';
 export { RATE_LIMIT_PROBE_LOOP } from './rate-limits/probe.js';
 export * as rateLimitRules from './rate-limits/rules.js';
 export type { RateLimitAgent, RateLimitReport, RateLimitService } from './rate-limits/service.js';
-export { providerRateLimits } from './schema.js';
 
 export interface SystemModule extends ModuleFace {
   rateLimits: RateLimitService;

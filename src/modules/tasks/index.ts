@@ -57,7 +57,7 @@ export {
   taskStatusOf,
 } from './reads.js';
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
-export { type AcceptanceCriterion, taskCellProjects, taskEvents, tasks } from './schema.js';
+export type { AcceptanceCriterion } from './schema.js';
 export { TasksService, type TasksServiceDeps } from './service.js';
 export type { ActionPlan } from './transition.js';
 export {

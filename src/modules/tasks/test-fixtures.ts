@@ -8,7 +8,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { Db } from '../../platform/db/client.js';
 import type { Role, Team } from '../../platform/http/auth/identity.js';
-import { agents, rosterMember } from '../agents/index.js';
+import { rosterMember } from '../agents/index.js';
+import { agents } from '../agents/schema.js';
 import type { TaskView } from './view.js';
 
 const suffix = () => randomBytes(4).toString('hex');

@@ -28,7 +28,7 @@ export { type MonthWindow, monthKey, monthWindow } from './month.js';
 export { PERIODS, type Period, periodWindows } from './periods.js';
 export { costOf, DEFAULT_MODEL_PRICES, type ModelPrice, type PriceTable, priceFor } from './prices.js';
 export { type RunWindow, runSpend } from './run-spend.js';
-export { usageRecords } from './schema.js';
+
 export {
   type CompanyBudget,
   MAX_TOKENS,
