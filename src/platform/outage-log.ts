@@ -12,11 +12,17 @@ const silent: OutageLogger = { warn() {}, info() {} };
 
 export class OutageLog {
   #down = false;
-  #log: OutageLogger = silent;
+  #log: OutageLogger;
 
   /** `what` names the user and what it does without the store, for the log lines. */
-  constructor(private readonly what: string) {}
+  constructor(
+    private readonly what: string,
+    log: OutageLogger = silent,
+  ) {
+    this.#log = log;
+  }
 
+  /** For a user built before the app's logger exists (the bus, opened with the stores). */
   useLogger(log: OutageLogger): void {
     this.#log = log;
   }

@@ -31,8 +31,10 @@ const rejection: RejectionBody = {
 describe('the gateway breaker while Redis is unreachable', () => {
   it('fails open and warns once for the whole outage', async () => {
     const warnings: string[] = [];
-    const breaker = new CircuitBreaker(cache, fakeClock(new Date('2026-03-02T09:00:00Z')));
-    breaker.useLogger({ warn: (_data, message) => warnings.push(message), info() {} });
+    const breaker = new CircuitBreaker(cache, fakeClock(new Date('2026-03-02T09:00:00Z')), {
+      warn: (_data, message) => warnings.push(message),
+      info() {},
+    });
     const key = { agentId: 'be-dev-1', verb: 'i_am_done', taskId: 'c0ffee00-0000-4000-8000-000000000000' };
     for (let i = 0; i < 5; i++) {
       expect(await breaker.check(key)).toBeNull();

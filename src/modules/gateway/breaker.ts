@@ -93,17 +93,16 @@ interface WindowState {
 }
 
 export class CircuitBreaker {
-  private readonly outage = new OutageLog('gateway circuit breaker (failing open: nothing is counted)');
+  private readonly outage: OutageLog;
+  private readonly prefix = 'gaffer:gateway:breaker';
 
+  /** `log` is where an outage of the breaker's store is logged (the app logger). */
   constructor(
     private readonly cache: Cache,
     private readonly clock: Clock,
-    private readonly prefix = 'gaffer:gateway:breaker',
-  ) {}
-
-  /** Where an outage of the breaker's store is logged (the app logger). */
-  useLogger(log: OutageLogger): void {
-    this.outage.useLogger(log);
+    log?: OutageLogger,
+  ) {
+    this.outage = new OutageLog('gateway circuit breaker (failing open: nothing is counted)', log);
   }
 
   /** Runs a step on the store; while the store is unreachable, answers `fallback` instead. */

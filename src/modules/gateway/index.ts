@@ -77,8 +77,7 @@ export interface GatewayModule extends ModuleFace {
 }
 
 export function createGatewayModule({ platform, deps }: ModuleInput<GatewayDeps>): GatewayModule {
-  const breaker = new CircuitBreaker(platform.cache, platform.clock);
-  breaker.useLogger(platform.log);
+  const breaker = new CircuitBreaker(platform.cache, platform.clock, platform.log);
   const services: GatewayServices = {
     db: platform.database.db,
     tasks: deps.tasks.service,
