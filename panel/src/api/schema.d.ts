@@ -2371,6 +2371,1795 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Token and cost summary of a period, with its trend against the window before */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Prompt tokens at the full input price. */
+                            input_tokens: number;
+                            /** @description Generated tokens. */
+                            output_tokens: number;
+                            /** @description Prompt tokens read from a prompt cache. */
+                            cache_read_tokens: number;
+                            /** @description Prompt tokens written to a prompt cache. */
+                            cache_write_tokens: number;
+                            /** @description Input + output + cache read + cache write. */
+                            total_tokens: number;
+                            /** @description What they cost (USD, 6 decimals). */
+                            cost_usd: number;
+                            /** @description Usage records (model calls or reported turns). */
+                            calls: number;
+                            /** @description % change of cost_usd against the equal window before (1 decimal; 100 when that was 0). */
+                            trend_pct: number;
+                            previous: {
+                                /** @description The window before. */
+                                total_tokens: number;
+                                /** @description The window before (USD, 6 decimals). */
+                                cost_usd: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/time-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost per hour (24h) or per day (7d, 30d), zero-filled, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                    /** @description Only this agent (slug or UUID). */
+                    agent?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /**
+                             * @description Hours for 24h, UTC days otherwise.
+                             * @enum {string}
+                             */
+                            bucket: "hour" | "day";
+                            /** @description Every bucket of the period, zero-filled, oldest first. */
+                            points: {
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the bucket.
+                                 */
+                                at: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per agent, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per team, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per model, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/by-role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Tokens and cost of a period per role, costliest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
+                    period?: "24h" | "7d" | "30d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description The window ending now: 24h, 7d or 30d (default 24h).
+                             * @default 24h
+                             * @enum {string}
+                             */
+                            period: "24h" | "7d" | "30d";
+                            /** @description Costliest first. */
+                            rows: {
+                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
+                                key: string;
+                                label: string;
+                                /** @description Prompt tokens at the full input price. */
+                                input_tokens: number;
+                                /** @description Generated tokens. */
+                                output_tokens: number;
+                                /** @description Prompt tokens read from a prompt cache. */
+                                cache_read_tokens: number;
+                                /** @description Prompt tokens written to a prompt cache. */
+                                cache_write_tokens: number;
+                                /** @description Input + output + cache read + cache write. */
+                                total_tokens: number;
+                                /** @description What they cost (USD, 6 decimals). */
+                                cost_usd: number;
+                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
+                                pct_of_total: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/usage/projection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The month's projected cost (last 7 days' daily average) against the company monthly budget */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {number} */
+                            basis_days: 7;
+                            /** @description Spent in the last 7 days (USD, 6 decimals). */
+                            cost_7d_usd: number;
+                            /** @description Their daily average (USD, 6 decimals). */
+                            avg_daily_cost_usd: number;
+                            /** @description Month to date plus the daily average for the rest of the (UTC) month (USD, 6 decimals). */
+                            projected_month_usd: number;
+                            /** @description Spent this (UTC) month (USD, 6 decimals). */
+                            month_to_date_usd: number;
+                            /** @description The company monthly budget (setting company_monthly_budget_usd); null when none. */
+                            monthly_cap_usd: number | null;
+                            /** @description This month reached the cap. */
+                            over_budget: boolean;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Usage is for the CEO and the PMs. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List model providers */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            providers: {
+                                name: string;
+                                /**
+                                 * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                                 * @enum {string}
+                                 */
+                                kind: "openai" | "anthropic";
+                                base_url: string | null;
+                                default_model: string;
+                                enabled: boolean;
+                                /** @description Whether a key is stored; the key itself is never returned. */
+                                api_key_set: boolean;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a provider (CEO) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique name. */
+                        name: string;
+                        /**
+                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @enum {string}
+                         */
+                        kind: "openai" | "anthropic";
+                        /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
+                        base_url?: string | null;
+                        default_model: string;
+                        enabled?: boolean;
+                        /** @description Write-only: a value sets the key, null clears it. Never returned. */
+                        api_key?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /**
+                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                             * @enum {string}
+                             */
+                            kind: "openai" | "anthropic";
+                            base_url: string | null;
+                            default_model: string;
+                            enabled: boolean;
+                            /** @description Whether a key is stored; the key itself is never returned. */
+                            api_key_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The name is taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/providers/routing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The model routing (global, per role, per agent) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            global: {
+                                provider: string;
+                                model: string | null;
+                            } | null;
+                            roles: {
+                                [key: string]: {
+                                    provider: string;
+                                    model: string | null;
+                                };
+                            };
+                            /** @description Keyed by agent UUID. */
+                            agents: {
+                                [key: string]: {
+                                    provider: string;
+                                    model: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set model routes (CEO)
+         * @description 422 naming the field for an unknown provider, role or agent; nothing is written then.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Sets the routes named (null removes one); routes not named stay as they are. */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        global?: {
+                            provider: string;
+                            /** @description null = the provider's default model. */
+                            model?: string | null;
+                        } | null;
+                        roles?: {
+                            [key: string]: {
+                                provider: string;
+                                /** @description null = the provider's default model. */
+                                model?: string | null;
+                            } | null;
+                        };
+                        /** @description Keyed by agent slug or UUID. */
+                        agents?: {
+                            [key: string]: {
+                                provider: string;
+                                /** @description null = the provider's default model. */
+                                model?: string | null;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            global: {
+                                provider: string;
+                                model: string | null;
+                            } | null;
+                            roles: {
+                                [key: string]: {
+                                    provider: string;
+                                    model: string | null;
+                                };
+                            };
+                            /** @description Keyed by agent UUID. */
+                            agents: {
+                                [key: string]: {
+                                    provider: string;
+                                    model: string | null;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/providers/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which provider and model an agent runs, and why (agent → role → global) */
+        get: {
+            parameters: {
+                query: {
+                    agent: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            agent: {
+                                id: string;
+                                slug: string;
+                                /** @enum {string} */
+                                role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
+                            };
+                            /**
+                             * @description Which route applied (agent → role → global); null when none does.
+                             * @enum {string|null}
+                             */
+                            source: "agent" | "role" | "global" | null;
+                            provider: string | null;
+                            /**
+                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                             * @enum {string|null}
+                             */
+                            kind: "openai" | "anthropic" | null;
+                            model: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/providers/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read one provider */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /**
+                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                             * @enum {string}
+                             */
+                            kind: "openai" | "anthropic";
+                            base_url: string | null;
+                            default_model: string;
+                            enabled: boolean;
+                            /** @description Whether a key is stored; the key itself is never returned. */
+                            api_key_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description There is no provider with that name. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a provider and its routes (CEO) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description There is no provider with that name. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a provider (CEO)
+         * @description Only the fields present change. `api_key`: a value sets it, null clears it, absent keeps it.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @enum {string}
+                         */
+                        kind?: "openai" | "anthropic";
+                        /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
+                        base_url?: string | null;
+                        default_model?: string;
+                        enabled?: boolean;
+                        /** @description Write-only: a value sets the key, null clears it. Never returned. */
+                        api_key?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            name: string;
+                            /**
+                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                             * @enum {string}
+                             */
+                            kind: "openai" | "anthropic";
+                            base_url: string | null;
+                            default_model: string;
+                            enabled: boolean;
+                            /** @description Whether a key is stored; the key itself is never returned. */
+                            api_key_set: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description There is no provider with that name. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/providers/{name}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probe a provider (CEO)
+         * @description Lists its models (or asks one token with mode=completion). A failure — wrong key, 429, unreachable — is answered 200 with `ok: false` and the error kind.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description models (default) or a one-token completion. */
+                    mode?: "models" | "completion";
+                };
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            ok: boolean;
+                            /** @enum {string} */
+                            mode: "models" | "completion";
+                            model_count?: number;
+                            model_listed?: boolean;
+                            error?: {
+                                kind: string;
+                                message: string;
+                                status?: number;
+                                retry_after_seconds?: number;
+                            };
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description Reading needs a PM or the CEO; writing the CEO. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description There is no provider with that name. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/products": {
         parameters: {
             query?: never;
@@ -15825,199 +17614,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orchestrator/state": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * State of the background loops
-         * @description Every scheduler loop (sweeps, engine programs) with its interval, pause scopes, last start, last success, last failure and counts, shared by all replicas. `running` is about the replica that answered.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            loops: {
-                                /** @description Stable loop name, e.g. `notifications.sweep`, `board-program.ci_watch`. */
-                                name: string;
-                                interval_seconds: number;
-                                /** @description The pause scopes that hold the loop, if any. */
-                                tags: string[];
-                                /** @description A pass is in flight on the replica that answered. */
-                                running: boolean;
-                                /** Format: date-time */
-                                last_started_at: string | null;
-                                /** Format: date-time */
-                                last_success_at: string | null;
-                                /** Format: date-time */
-                                last_failure_at: string | null;
-                                last_error: string | null;
-                                passes: number;
-                                failures: number;
-                                /** @description No success for 2 intervals since the loop first started. */
-                                stalled: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The caller’s role may not use this route. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/system/rate-limits": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Parked model providers
-         * @description Every provider parked after a rate limit or overload, soonest resume first; an empty list when none is. The same entries RATE_LIMIT_HIT carries on /ws/system, for polling while the socket is down.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            entries: {
-                                /** @description The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed. */
-                                provider: string;
-                                /**
-                                 * @description `rate_limited` (429) or `overloaded` (529/503).
-                                 * @enum {string}
-                                 */
-                                kind: "rate_limited" | "overloaded";
-                                /** @description Slugs of the agents parked on it. */
-                                affected_agents: string[];
-                                /** Format: date-time */
-                                hit_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it is tried again (the end of its window, or the next probe).
-                                 */
-                                resume_at: string;
-                                /** @description The provider's own Retry-After, when it gave one. */
-                                retry_after_seconds: number | null;
-                                probe_failures: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The caller’s role may not use this route. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/stream/{agent_id}": {
         parameters: {
             query?: never;
@@ -16343,6 +17939,199 @@ export interface paths {
                 };
                 /** @description The request does not match the schema (`validation_failed`). */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orchestrator/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * State of the background loops
+         * @description Every scheduler loop (sweeps, engine programs) with its interval, pause scopes, last start, last success, last failure and counts, shared by all replicas. `running` is about the replica that answered.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            loops: {
+                                /** @description Stable loop name, e.g. `notifications.sweep`, `board-program.ci_watch`. */
+                                name: string;
+                                interval_seconds: number;
+                                /** @description The pause scopes that hold the loop, if any. */
+                                tags: string[];
+                                /** @description A pass is in flight on the replica that answered. */
+                                running: boolean;
+                                /** Format: date-time */
+                                last_started_at: string | null;
+                                /** Format: date-time */
+                                last_success_at: string | null;
+                                /** Format: date-time */
+                                last_failure_at: string | null;
+                                last_error: string | null;
+                                passes: number;
+                                failures: number;
+                                /** @description No success for 2 intervals since the loop first started. */
+                                stalled: boolean;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Parked model providers
+         * @description Every provider parked after a rate limit or overload, soonest resume first; an empty list when none is. The same entries RATE_LIMIT_HIT carries on /ws/system, for polling while the socket is down.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                /** @description The routed model provider's name, or the agent CLI's kind (`claude`, `codex`) when none is routed. */
+                                provider: string;
+                                /**
+                                 * @description `rate_limited` (429) or `overloaded` (529/503).
+                                 * @enum {string}
+                                 */
+                                kind: "rate_limited" | "overloaded";
+                                /** @description Slugs of the agents parked on it. */
+                                affected_agents: string[];
+                                /** Format: date-time */
+                                hit_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When it is tried again (the end of its window, or the next probe).
+                                 */
+                                resume_at: string;
+                                /** @description The provider's own Retry-After, when it gave one. */
+                                retry_after_seconds: number | null;
+                                probe_failures: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -29157,739 +30946,17 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/usage/summary": {
+    "/api/company-goals": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Token and cost summary of a period, with its trend against the window before */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /** @description Prompt tokens at the full input price. */
-                            input_tokens: number;
-                            /** @description Generated tokens. */
-                            output_tokens: number;
-                            /** @description Prompt tokens read from a prompt cache. */
-                            cache_read_tokens: number;
-                            /** @description Prompt tokens written to a prompt cache. */
-                            cache_write_tokens: number;
-                            /** @description Input + output + cache read + cache write. */
-                            total_tokens: number;
-                            /** @description What they cost (USD, 6 decimals). */
-                            cost_usd: number;
-                            /** @description Usage records (model calls or reported turns). */
-                            calls: number;
-                            /** @description % change of cost_usd against the equal window before (1 decimal; 100 when that was 0). */
-                            trend_pct: number;
-                            previous: {
-                                /** @description The window before. */
-                                total_tokens: number;
-                                /** @description The window before (USD, 6 decimals). */
-                                cost_usd: number;
-                            };
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/time-series": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Tokens and cost per hour (24h) or per day (7d, 30d), zero-filled, oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                    /** @description Only this agent (slug or UUID). */
-                    agent?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /**
-                             * @description Hours for 24h, UTC days otherwise.
-                             * @enum {string}
-                             */
-                            bucket: "hour" | "day";
-                            /** @description Every bucket of the period, zero-filled, oldest first. */
-                            points: {
-                                /**
-                                 * Format: date-time
-                                 * @description Start of the bucket.
-                                 */
-                                at: string;
-                                /** @description Prompt tokens at the full input price. */
-                                input_tokens: number;
-                                /** @description Generated tokens. */
-                                output_tokens: number;
-                                /** @description Input + output + cache read + cache write. */
-                                total_tokens: number;
-                                /** @description What they cost (USD, 6 decimals). */
-                                cost_usd: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/by-agent": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Tokens and cost of a period per agent, costliest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /** @description Costliest first. */
-                            rows: {
-                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
-                                key: string;
-                                label: string;
-                                /** @description Prompt tokens at the full input price. */
-                                input_tokens: number;
-                                /** @description Generated tokens. */
-                                output_tokens: number;
-                                /** @description Prompt tokens read from a prompt cache. */
-                                cache_read_tokens: number;
-                                /** @description Prompt tokens written to a prompt cache. */
-                                cache_write_tokens: number;
-                                /** @description Input + output + cache read + cache write. */
-                                total_tokens: number;
-                                /** @description What they cost (USD, 6 decimals). */
-                                cost_usd: number;
-                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
-                                pct_of_total: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/by-team": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Tokens and cost of a period per team, costliest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /** @description Costliest first. */
-                            rows: {
-                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
-                                key: string;
-                                label: string;
-                                /** @description Prompt tokens at the full input price. */
-                                input_tokens: number;
-                                /** @description Generated tokens. */
-                                output_tokens: number;
-                                /** @description Prompt tokens read from a prompt cache. */
-                                cache_read_tokens: number;
-                                /** @description Prompt tokens written to a prompt cache. */
-                                cache_write_tokens: number;
-                                /** @description Input + output + cache read + cache write. */
-                                total_tokens: number;
-                                /** @description What they cost (USD, 6 decimals). */
-                                cost_usd: number;
-                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
-                                pct_of_total: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/by-model": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Tokens and cost of a period per model, costliest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /** @description Costliest first. */
-                            rows: {
-                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
-                                key: string;
-                                label: string;
-                                /** @description Prompt tokens at the full input price. */
-                                input_tokens: number;
-                                /** @description Generated tokens. */
-                                output_tokens: number;
-                                /** @description Prompt tokens read from a prompt cache. */
-                                cache_read_tokens: number;
-                                /** @description Prompt tokens written to a prompt cache. */
-                                cache_write_tokens: number;
-                                /** @description Input + output + cache read + cache write. */
-                                total_tokens: number;
-                                /** @description What they cost (USD, 6 decimals). */
-                                cost_usd: number;
-                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
-                                pct_of_total: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/by-role": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Tokens and cost of a period per role, costliest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The window ending now: 24h, 7d or 30d (default 24h). */
-                    period?: "24h" | "7d" | "30d";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description The window ending now: 24h, 7d or 30d (default 24h).
-                             * @default 24h
-                             * @enum {string}
-                             */
-                            period: "24h" | "7d" | "30d";
-                            /** @description Costliest first. */
-                            rows: {
-                                /** @description What the row groups by (agent id, team, model, role); `none` when unknown. */
-                                key: string;
-                                label: string;
-                                /** @description Prompt tokens at the full input price. */
-                                input_tokens: number;
-                                /** @description Generated tokens. */
-                                output_tokens: number;
-                                /** @description Prompt tokens read from a prompt cache. */
-                                cache_read_tokens: number;
-                                /** @description Prompt tokens written to a prompt cache. */
-                                cache_write_tokens: number;
-                                /** @description Input + output + cache read + cache write. */
-                                total_tokens: number;
-                                /** @description What they cost (USD, 6 decimals). */
-                                cost_usd: number;
-                                /** @description The row's share of the period's cost (of tokens when nothing cost anything), in %. */
-                                pct_of_total: number;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Usage is for the CEO and the PMs. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description `period` is not 24h, 7d or 30d (or another query field is wrong). */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/usage/projection": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The month's projected cost (last 7 days' daily average) against the company monthly budget */
+        /**
+         * The company charter
+         * @description Company name, north star, objectives, constraints, operating policy and brand voice. Empty values until the CEO writes them.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -29906,20 +30973,27 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @enum {number} */
-                            basis_days: 7;
-                            /** @description Spent in the last 7 days (USD, 6 decimals). */
-                            cost_7d_usd: number;
-                            /** @description Their daily average (USD, 6 decimals). */
-                            avg_daily_cost_usd: number;
-                            /** @description Month to date plus the daily average for the rest of the (UTC) month (USD, 6 decimals). */
-                            projected_month_usd: number;
-                            /** @description Spent this (UTC) month (USD, 6 decimals). */
-                            month_to_date_usd: number;
-                            /** @description The company monthly budget (setting company_monthly_budget_usd); null when none. */
-                            monthly_cap_usd: number | null;
-                            /** @description This month reached the cap. */
-                            over_budget: boolean;
+                            company_name: string;
+                            /** @description The one outcome everything serves. */
+                            north_star: string;
+                            objectives: {
+                                title: string;
+                                detail?: string;
+                                /** @description How progress is measured. */
+                                metric?: string;
+                                /** @description The value aimed for. */
+                                target?: string;
+                            }[];
+                            constraints: string[];
+                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
+                            operating_policy: {
+                                [key: string]: string;
+                            };
+                            brand_voice: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description Slug of who last changed it. */
+                            updated_by: string | null;
                         };
                     };
                 };
@@ -29941,8 +31015,236 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Usage is for the CEO and the PMs. */
+                /** @description The caller’s role may not use this route. */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Change the company charter (CEO)
+         * @description A partial update: only the fields given change; each change is audited (see /history). Unknown fields or values out of bounds are a 422 and nothing changes.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        company_name?: string;
+                        north_star?: string;
+                        objectives?: {
+                            title: string;
+                            detail?: string;
+                            /** @description How progress is measured. */
+                            metric?: string;
+                            /** @description The value aimed for. */
+                            target?: string;
+                        }[];
+                        constraints?: string[];
+                        operating_policy?: {
+                            [key: string]: string;
+                        };
+                        brand_voice?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            company_name: string;
+                            /** @description The one outcome everything serves. */
+                            north_star: string;
+                            objectives: {
+                                title: string;
+                                detail?: string;
+                                /** @description How progress is measured. */
+                                metric?: string;
+                                /** @description The value aimed for. */
+                                target?: string;
+                            }[];
+                            constraints: string[];
+                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
+                            operating_policy: {
+                                [key: string]: string;
+                            };
+                            brand_voice: string;
+                            /** Format: date-time */
+                            updated_at: string | null;
+                            /** @description Slug of who last changed it. */
+                            updated_by: string | null;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/company-goals/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes of the company charter, newest first
+         * @description Who changed which fields when, with their values before and after.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            changes: {
+                                id: number;
+                                changed_by: string;
+                                fields: string[];
+                                before: {
+                                    [key: string]: unknown;
+                                };
+                                after: {
+                                    [key: string]: unknown;
+                                };
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The request is invalid; `details` names the fields. */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -31392,1308 +32694,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/providers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List model providers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            providers: {
-                                name: string;
-                                /**
-                                 * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                                 * @enum {string}
-                                 */
-                                kind: "openai" | "anthropic";
-                                base_url: string | null;
-                                default_model: string;
-                                enabled: boolean;
-                                /** @description Whether a key is stored; the key itself is never returned. */
-                                api_key_set: boolean;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        /** Create a provider (CEO) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Unique name. */
-                        name: string;
-                        /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                         * @enum {string}
-                         */
-                        kind: "openai" | "anthropic";
-                        /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
-                        base_url?: string | null;
-                        default_model: string;
-                        enabled?: boolean;
-                        /** @description Write-only: a value sets the key, null clears it. Never returned. */
-                        api_key?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            /**
-                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                             * @enum {string}
-                             */
-                            kind: "openai" | "anthropic";
-                            base_url: string | null;
-                            default_model: string;
-                            enabled: boolean;
-                            /** @description Whether a key is stored; the key itself is never returned. */
-                            api_key_set: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The name is taken. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/providers/routing": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The model routing (global, per role, per agent) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            global: {
-                                provider: string;
-                                model: string | null;
-                            } | null;
-                            roles: {
-                                [key: string]: {
-                                    provider: string;
-                                    model: string | null;
-                                };
-                            };
-                            /** @description Keyed by agent UUID. */
-                            agents: {
-                                [key: string]: {
-                                    provider: string;
-                                    model: string | null;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Set model routes (CEO)
-         * @description 422 naming the field for an unknown provider, role or agent; nothing is written then.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            /** @description Sets the routes named (null removes one); routes not named stay as they are. */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        global?: {
-                            provider: string;
-                            /** @description null = the provider's default model. */
-                            model?: string | null;
-                        } | null;
-                        roles?: {
-                            [key: string]: {
-                                provider: string;
-                                /** @description null = the provider's default model. */
-                                model?: string | null;
-                            } | null;
-                        };
-                        /** @description Keyed by agent slug or UUID. */
-                        agents?: {
-                            [key: string]: {
-                                provider: string;
-                                /** @description null = the provider's default model. */
-                                model?: string | null;
-                            } | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            global: {
-                                provider: string;
-                                model: string | null;
-                            } | null;
-                            roles: {
-                                [key: string]: {
-                                    provider: string;
-                                    model: string | null;
-                                };
-                            };
-                            /** @description Keyed by agent UUID. */
-                            agents: {
-                                [key: string]: {
-                                    provider: string;
-                                    model: string | null;
-                                };
-                            };
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/providers/resolve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Which provider and model an agent runs, and why (agent → role → global) */
-        get: {
-            parameters: {
-                query: {
-                    agent: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            agent: {
-                                id: string;
-                                slug: string;
-                                /** @enum {string} */
-                                role: "developer" | "qa" | "documenter" | "cell_pm" | "main_pm" | "product_owner" | "head_marketing" | "auditor" | "pr_reviewer" | "prompter" | "secretary" | "ceo" | "system";
-                            };
-                            /**
-                             * @description Which route applied (agent → role → global); null when none does.
-                             * @enum {string|null}
-                             */
-                            source: "agent" | "role" | "global" | null;
-                            provider: string | null;
-                            /**
-                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                             * @enum {string|null}
-                             */
-                            kind: "openai" | "anthropic" | null;
-                            model: string | null;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/providers/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Read one provider */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            /**
-                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                             * @enum {string}
-                             */
-                            kind: "openai" | "anthropic";
-                            base_url: string | null;
-                            default_model: string;
-                            enabled: boolean;
-                            /** @description Whether a key is stored; the key itself is never returned. */
-                            api_key_set: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description There is no provider with that name. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        /** Delete a provider and its routes (CEO) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description There is no provider with that name. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        /**
-         * Change a provider (CEO)
-         * @description Only the fields present change. `api_key`: a value sets it, null clears it, absent keeps it.
-         */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                         * @enum {string}
-                         */
-                        kind?: "openai" | "anthropic";
-                        /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
-                        base_url?: string | null;
-                        default_model?: string;
-                        enabled?: boolean;
-                        /** @description Write-only: a value sets the key, null clears it. Never returned. */
-                        api_key?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            name: string;
-                            /**
-                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
-                             * @enum {string}
-                             */
-                            kind: "openai" | "anthropic";
-                            base_url: string | null;
-                            default_model: string;
-                            enabled: boolean;
-                            /** @description Whether a key is stored; the key itself is never returned. */
-                            api_key_set: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description There is no provider with that name. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        trace?: never;
-    };
-    "/api/providers/{name}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Probe a provider (CEO)
-         * @description Lists its models (or asks one token with mode=completion). A failure — wrong key, 429, unreachable — is answered 200 with `ok: false` and the error kind.
-         */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description models (default) or a one-token completion. */
-                    mode?: "models" | "completion";
-                };
-                header?: never;
-                path: {
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ok: boolean;
-                            /** @enum {string} */
-                            mode: "models" | "completion";
-                            model_count?: number;
-                            model_listed?: boolean;
-                            error?: {
-                                kind: string;
-                                message: string;
-                                status?: number;
-                                retry_after_seconds?: number;
-                            };
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description Reading needs a PM or the CEO; writing the CEO. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description There is no provider with that name. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/company-goals": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The company charter
-         * @description Company name, north star, objectives, constraints, operating policy and brand voice. Empty values until the CEO writes them.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            company_name: string;
-                            /** @description The one outcome everything serves. */
-                            north_star: string;
-                            objectives: {
-                                title: string;
-                                detail?: string;
-                                /** @description How progress is measured. */
-                                metric?: string;
-                                /** @description The value aimed for. */
-                                target?: string;
-                            }[];
-                            constraints: string[];
-                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
-                            operating_policy: {
-                                [key: string]: string;
-                            };
-                            brand_voice: string;
-                            /** Format: date-time */
-                            updated_at: string | null;
-                            /** @description Slug of who last changed it. */
-                            updated_by: string | null;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The caller’s role may not use this route. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        /**
-         * Change the company charter (CEO)
-         * @description A partial update: only the fields given change; each change is audited (see /history). Unknown fields or values out of bounds are a 422 and nothing changes.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        company_name?: string;
-                        north_star?: string;
-                        objectives?: {
-                            title: string;
-                            detail?: string;
-                            /** @description How progress is measured. */
-                            metric?: string;
-                            /** @description The value aimed for. */
-                            target?: string;
-                        }[];
-                        constraints?: string[];
-                        operating_policy?: {
-                            [key: string]: string;
-                        };
-                        brand_voice?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            company_name: string;
-                            /** @description The one outcome everything serves. */
-                            north_star: string;
-                            objectives: {
-                                title: string;
-                                detail?: string;
-                                /** @description How progress is measured. */
-                                metric?: string;
-                                /** @description The value aimed for. */
-                                target?: string;
-                            }[];
-                            constraints: string[];
-                            /** @description Named rules of how the company operates (e.g. `release_cadence`: `weekly`). */
-                            operating_policy: {
-                                [key: string]: string;
-                            };
-                            brand_voice: string;
-                            /** Format: date-time */
-                            updated_at: string | null;
-                            /** @description Slug of who last changed it. */
-                            updated_by: string | null;
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The caller’s role may not use this route. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/company-goals/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Changes of the company charter, newest first
-         * @description Who changed which fields when, with their values before and after.
-         */
-        get: {
-            parameters: {
-                query: {
-                    limit: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            changes: {
-                                id: number;
-                                changed_by: string;
-                                fields: string[];
-                                before: {
-                                    [key: string]: unknown;
-                                };
-                                after: {
-                                    [key: string]: unknown;
-                                };
-                                /** Format: date-time */
-                                at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description No credentials, or credentials that do not verify. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The caller’s role may not use this route. */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-                /** @description The request is invalid; `details` names the fields. */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: {
-                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
-                                code: string;
-                                message: string;
-                                details?: unknown;
-                                remediate?: string;
-                            };
-                            correlation_id: string;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
