@@ -100,9 +100,11 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   settings.registerRoutes(app);
   const modules = await createModules(platform, { settings, scheduler });
   roster = modules.agents.service;
-  // Runs after the authentication hook: a retired agent's proven identity is refused.
-  app.addHook('onRequest', async (request) => {
-    if (request.identity) await modules.agents.refuseRetired(request.identity);
+  // Runs after the authentication hook: a retired agent's proven identity is refused. A callback
+  // hook, so that a request with no identity (public routes, probes, the panel's files) makes no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.identity) return done();
+    modules.agents.refuseRetired(request.identity).then(() => done(), done);
   });
   // Modules start after the scheduler (its onReady hook is added first) and stop before it.
   mountModules(app, modules);

@@ -32,13 +32,17 @@ export function registerConventions(app: FastifyInstance): void {
     done(null, payload);
   });
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
-      'request served',
-    );
-    done();
-  });
+  // The per-request line is at debug: when the logger says debug is off, the hook is not registered.
+  const logger = app.log as { isLevelEnabled?(level: string): boolean };
+  if (logger.isLevelEnabled?.('debug') ?? true) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.debug(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime },
+        'request served',
+      );
+      done();
+    });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     sendError(
