@@ -25,6 +25,10 @@ export class LiveSocket {
   private pending = 0;
   private gone = false;
   private readonly idleTimer: NodeJS.Timeout;
+  /** A queued frame is written out: one callback per socket, not a closure per frame. */
+  private readonly written = (): void => {
+    this.pending -= 1;
+  };
 
   constructor(
     readonly ws: WebSocket,
@@ -57,9 +61,7 @@ export class LiveSocket {
       return;
     }
     this.pending += 1;
-    this.ws.send(frame, TEXT_FRAME, () => {
-      this.pending -= 1;
-    });
+    this.ws.send(frame, TEXT_FRAME, this.written);
   }
 
   /** Closes with `code` and stops delivering to it at once; cut if the close does not complete. */

@@ -44,7 +44,8 @@ export class StreamsService {
     if (!members || members.size === 0) return 0;
     const bytes = Buffer.from(JSON.stringify(frame));
     let handed = 0;
-    for (const socket of [...members]) {
+    // A socket dropped mid-loop leaves the set at once; iterating the live set then skips nothing.
+    for (const socket of members) {
       socket.send(bytes);
       if (socket.open) handed += 1;
     }
