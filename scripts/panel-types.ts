@@ -35,9 +35,14 @@ export async function serverOpenApiDocument(): Promise<OpenAPI3> {
   }
 }
 
-/** The text of panel/src/api/schema.d.ts for the server as it is now. */
+/**
+ * The text of panel/src/api/schema.d.ts for the server as it is now. Paths are sorted, so the file
+ * changes with the routes and their schemas, not with the order the modules register them in.
+ */
 export async function panelSchemaSource(): Promise<string> {
-  const ast = await openapiTS(await serverOpenApiDocument());
+  const document = await serverOpenApiDocument();
+  const paths = Object.entries(document.paths ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const ast = await openapiTS({ ...document, paths: Object.fromEntries(paths) });
   return HEADER + astToString(ast);
 }
 
