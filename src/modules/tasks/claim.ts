@@ -11,7 +11,7 @@
  * to the path above, so every refusal is decided on fresh facts.
  */
 import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
-import { type Db, perDatabase } from '../../platform/db/client.js';
+import { type Db, perDatabase, queryPrepared } from '../../platform/db/client.js';
 import { type AppError, conflict } from '../../platform/http/errors.js';
 import { claimantJoin } from '../agents/index.js';
 import {
@@ -146,18 +146,16 @@ async function decideAndClaim(
   await checkHolds(ctx.db, row, status);
 
   const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version });
-  const raw = isSingleActiveRole(actor.role)
+  const claimed = (db: Db) => queryPrepared<Record<string, unknown>>(db, 'tasks_claim', claim);
+  const [raw] = isSingleActiveRole(actor.role)
     ? await ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${actor.id}, 0))`);
         await refuseIfBusy(tx, actor, id);
-        return firstRow(await tx.execute(claim));
+        return claimed(tx);
       })
-    : firstRow(await ctx.db.execute(claim));
+    : await claimed(ctx.db);
   return raw ? taskRowFromRaw(raw) : null;
 }
-
-const firstRow = (result: unknown): Record<string, unknown> | undefined =>
-  (result as { rows: Record<string, unknown>[] }).rows[0];
 
 /** The dependency hold (pending only) and the sibling-sequence bar (pending and revision claims). */
 async function checkHolds(db: Db, row: ClaimFacts, status: TaskStatus): Promise<void> {
