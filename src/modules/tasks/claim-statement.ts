@@ -6,13 +6,20 @@
  * of any number of concurrent claimers exactly one gets the row back. The claimable statuses and
  * the status written come from the lifecycle claim rules.
  *
- * Measured and rejected alternatives (bench/claims.ts): answering a loser from the same statement
- * needs a FOR SHARE read of the latest version, and row locks are written to the heap, which costs
- * more than the loser's one extra read; claiming first without reading (SQL stand-ins for the
- * rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best.
+ * It answers one row: the claimed task's columns (null when the guard matched nothing) and, when it
+ * matched nothing, the claim holder as of the statement's start (`claimant_id`, `claimant_slug`,
+ * `claimant_role`, `claimant_status`: the task's status then) — so a loser to a claim committed
+ * before its statement began is answered without another read. A loser that waited on the
+ * winner's row lock sees no holder (the statement's snapshot predates the winner's commit) and
+ * reads again.
+ *
+ * Measured and rejected alternatives (bench/claims.ts): answering every loser from the same
+ * statement needs a FOR SHARE read of the latest version, and row locks are written to the heap,
+ * which costs more than the loser's one extra read; claiming first without reading (SQL stand-ins
+ * for the rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { agentTakesTask } from '../agents/index.js';
+import { agentTakesTask, claimantJoin } from '../agents/index.js';
 import { claimableStatuses, claimTarget, isReviewClaim, type TaskStatus } from '../lifecycle/index.js';
 import { taskEvents, tasks } from './schema.js';
 import type { Actor } from './types.js';
@@ -25,6 +32,8 @@ export interface ClaimGuard {
   /** The row version the rules were checked against, when they were checked on a row read earlier. */
   readonly version?: string | undefined;
 }
+
+const claimant = claimantJoin(sql`holder.claimant_id`);
 
 export function claimStatement(id: string, actor: Actor, now: Date, guard: ClaimGuard): SQL {
   const at = now.toISOString();
@@ -51,6 +60,14 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
       select id, ${actor.id}, ${actor.role}, 'claim', ${from}, status, ${data}::jsonb, ${at}::timestamptz from claimed
     ), roster as (
       ${agentTakesTask(actor.id, id, now, sql`exists (select 1 from claimed)`)}
+    ), holder as (
+      select ${tasks.activeClaimantId} as claimant_id, ${tasks.status} as claimant_status
+      from ${tasks} where ${tasks.id} = ${id} and not exists (select 1 from claimed)
     )
-    select * from claimed`;
+    select claimed.*, holder.claimant_id, holder.claimant_status,
+      ${claimant.columns.slug} as claimant_slug, ${claimant.columns.role} as claimant_role
+    from (select 1) as one
+      left join claimed on true
+      left join holder on true
+      left join ${claimant.table} on ${claimant.on}`;
 }

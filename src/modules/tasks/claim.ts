@@ -104,7 +104,7 @@ export async function claimTask(
     // Decided on the row the caller just read, and guarded by its version: no read of our own.
     // Anything else (a refusal, a changed row) is decided again on a fresh read below.
     const won = await decideAndClaim(ctx, observed, actor, observed.version).catch(() => null);
-    if (won) return won;
+    if (won?.row) return won.row;
   }
   const found = await loadWithOwner(ctx.db, id);
   if (!found) throw taskNotFound(id);
@@ -112,19 +112,44 @@ export async function claimTask(
   if (owner?.id === actor.id) return fullRow(ctx.db, id); // already the claimer: idempotent
   if (row.held) throw taskHeld(id);
   if (owner && teamMatches(actor.role, actor.team, row.team)) throw alreadyClaimed(row, owner);
-  return (await decideAndClaim(ctx, row, actor)) ?? afterLostRace(ctx, id, actor);
+  const { row: claimed, holder } = await decideAndClaim(ctx, row, actor);
+  if (claimed) return claimed;
+  if (holder && holder.owner.id !== actor.id)
+    throw alreadyClaimed({ id, status: holder.status }, holder.owner);
+  return afterLostRace(ctx, id, actor);
+}
+
+/**
+ * What the claim statement answered: the claimed row; or, when its guard matched nothing, the
+ * agent holding the claim as the statement saw it (null when it saw none).
+ */
+interface ClaimAnswer {
+  row: TaskRow | null;
+  holder: { owner: Owner; status: string } | null;
+}
+
+function claimAnswer(raw: Record<string, unknown>): ClaimAnswer {
+  if (raw.id !== null && raw.id !== undefined) return { row: taskRowFromRaw(raw), holder: null };
+  const holderId = raw.claimant_id as string | null;
+  if (!holderId) return { row: null, holder: null };
+  const owner = {
+    id: holderId,
+    slug: (raw.claimant_slug as string | null) ?? null,
+    role: (raw.claimant_role as string | null) ?? null,
+  };
+  return { row: null, holder: { owner, status: raw.claimant_status as string } };
 }
 
 /**
  * The claim rules on an unclaimed task's facts, then the guarded claim statement (pinned to the
- * row version too, when given): the claimed row, or null when the statement matched nothing.
+ * row version too, when given): the claimed row, or the claim holder it saw when it matched nothing.
  */
 async function decideAndClaim(
   ctx: TaskContext,
   row: ClaimFacts,
   actor: Actor,
   version?: string,
-): Promise<TaskRow | null> {
+): Promise<ClaimAnswer> {
   const id = row.id;
   const status = row.status as TaskStatus;
   if (row.held) throw taskHeld(id);
@@ -154,7 +179,7 @@ async function decideAndClaim(
         return claimed(tx);
       })
     : await claimed(ctx.db);
-  return raw ? taskRowFromRaw(raw) : null;
+  return claimAnswer(raw!);
 }
 
 /** The dependency hold (pending only) and the sibling-sequence bar (pending and revision claims). */
