@@ -2,15 +2,17 @@
  * The one claim path. The task is read (one narrow, prepared query) and every rule checked in code
  * — held, a claim already held, lifecycle claim rules, team, pre-assignment, self-review, the
  * dependency and sequence holds — for precise refusals; then the claim is one guarded statement
- * pinned to the status read (claim-statement.ts), so of any number of concurrent claimers exactly
- * one gets the row back, audited by that same statement. For the single-active-task roles a
- * transaction first takes a per-agent advisory lock and checks the agent holds nothing else, so
- * that rule cannot be raced either. A loser gets 409 `already_claimed` naming the owner. Given the
- * row its caller just read (with its version), an unclaimed task is decided on that row and the
- * statement is pinned to its version too, sparing the read; a refusal or a changed row falls back
- * to the path above, so every refusal is decided on fresh facts.
+ * pinned to the status read (claim-statement.ts, prepared once per connection), so of any number of
+ * concurrent claimers exactly one gets the row back, audited by that same statement. For the
+ * single-active-task roles a transaction first takes a per-agent advisory lock, and the claim
+ * statement then also checks that the agent holds nothing else, so that rule cannot be raced
+ * either. A loser gets 409 `already_claimed` naming the owner: the one the claim statement saw
+ * when the winner had committed before it, else from a fresh read. Given the row its caller just
+ * read (with its version), an unclaimed task is decided on that row and the statement is pinned to
+ * its version too, sparing the read; a refusal or a changed row falls back to the path above, so
+ * every refusal is decided on fresh facts.
  */
-import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { type Db, perDatabase, queryPrepared } from '../../platform/db/client.js';
 import { type AppError, conflict } from '../../platform/http/errors.js';
 import { claimantJoin } from '../agents/index.js';
@@ -19,9 +21,7 @@ import {
   isReviewClaim,
   isSingleActiveRole,
   mayTakeOverClaim,
-  SINGLE_ACTIVE_BUSY_STATES,
   type TaskStatus,
-  TERMINAL_STATES,
   teamMatches,
 } from '../lifecycle/index.js';
 import { claimStatement } from './claim-statement.js';
@@ -128,7 +128,17 @@ interface ClaimAnswer {
   holder: { owner: Owner; status: string } | null;
 }
 
-function claimAnswer(raw: Record<string, unknown>): ClaimAnswer {
+function claimAnswer(raw: Record<string, unknown>, actor: Actor): ClaimAnswer {
+  if (raw.busy_tasks) {
+    // The single-active-task rule: no other owned task in a busy state, and no other claim held.
+    throw conflict(
+      'single_active_task',
+      `${actor.slug} already has a task in hand; finish or release it first`,
+      {
+        tasks: raw.busy_tasks,
+      },
+    );
+  }
   if (raw.id !== null && raw.id !== undefined) return { row: taskRowFromRaw(raw), holder: null };
   const holderId = raw.claimant_id as string | null;
   if (!holderId) return { row: null, holder: null };
@@ -170,16 +180,16 @@ async function decideAndClaim(
   }
   await checkHolds(ctx.db, row, status);
 
-  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version });
+  const singleActive = isSingleActiveRole(actor.role);
+  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version, singleActive });
   const claimed = (db: Db) => queryPrepared<Record<string, unknown>>(db, 'tasks_claim', claim);
-  const [raw] = isSingleActiveRole(actor.role)
+  const [raw] = singleActive
     ? await ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${actor.id}, 0))`);
-        await refuseIfBusy(tx, actor, id);
         return claimed(tx);
       })
     : await claimed(ctx.db);
-  return claimAnswer(raw!);
+  return claimAnswer(raw!, actor);
 }
 
 /** The dependency hold (pending only) and the sibling-sequence bar (pending and revision claims). */
@@ -207,32 +217,6 @@ async function checkHolds(db: Db, row: ClaimFacts, status: TaskStatus): Promise<
         blockers: blockers.map(({ id, title, status, sequence }) => ({ id, title, status, sequence })),
       });
     }
-  }
-}
-
-/** The single-active-task rule: no other owned task in a busy state, and no other claim held. */
-async function refuseIfBusy(db: Db, actor: Actor, taskId: string): Promise<void> {
-  const busy = await db
-    .select({ id: tasks.id, title: tasks.title, status: tasks.status })
-    .from(tasks)
-    .where(
-      and(
-        ne(tasks.id, taskId),
-        or(
-          and(eq(tasks.assignedTo, actor.id), inArray(tasks.status, [...SINGLE_ACTIVE_BUSY_STATES])),
-          and(eq(tasks.activeClaimantId, actor.id), notInArray(tasks.status, [...TERMINAL_STATES])),
-        ),
-      ),
-    )
-    .limit(5);
-  if (busy.length > 0) {
-    throw conflict(
-      'single_active_task',
-      `${actor.slug} already has a task in hand; finish or release it first`,
-      {
-        tasks: busy,
-      },
-    );
   }
 }
 
