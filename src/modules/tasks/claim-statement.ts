@@ -19,7 +19,9 @@
  * Measured and rejected alternatives (bench/claims.ts): answering every loser from the same
  * statement needs a FOR SHARE read of the latest version, and row locks are written to the heap,
  * which costs more than the loser's one extra read; claiming first without reading (SQL stand-ins
- * for the rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best.
+ * for the rules) saves the winner a read but costs every loser a blocked UPDATE, a wash at best
+ * (measured again with the statement prepared, for plainly claimable pending tasks only: no gain
+ * in the pool scenario, a loss in the lockstep one).
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { agentTakesTask, claimantJoin } from '../agents/index.js';
