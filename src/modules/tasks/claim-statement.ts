@@ -58,7 +58,6 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
   const { from, takeover, version, singleActive } = guard;
   const to = claimTarget(from);
   const data = JSON.stringify(isReviewClaim(from) ? { review_claim: true } : {});
-  // The roster CTE is agents' own piece of SQL (its columns named there), kept in this one statement.
   const list = (values: readonly string[]) =>
     sql.join(
       values.map((value) => sql`${value}`),
@@ -71,6 +70,7 @@ export function claimStatement(id: string, actor: Actor, now: Date, guard: Claim
         or (active_claimant_id = ${actor.id} and status not in (${list(TERMINAL_STATES)})))
       limit 5
     ), `;
+  // The roster CTE is agents' own piece of SQL (its columns named there), kept in this one statement.
   return sql`
     with ${singleActive ? busy : sql``}claimed as (
       update ${tasks} set
