@@ -2,16 +2,18 @@
  * The one claim path. The task is read (one narrow, prepared query) and every rule checked in code
  * — held, a claim already held, lifecycle claim rules, team, pre-assignment, self-review, the
  * dependency and sequence holds — for precise refusals; then the claim is one guarded statement
- * pinned to the status read (claim-statement.ts), so of any number of concurrent claimers exactly
- * one gets the row back, audited by that same statement. For the single-active-task roles a
- * transaction first takes a per-agent advisory lock and checks the agent holds nothing else, so
- * that rule cannot be raced either. A loser gets 409 `already_claimed` naming the owner. Given the
- * row its caller just read (with its version), an unclaimed task is decided on that row and the
- * statement is pinned to its version too, sparing the read; a refusal or a changed row falls back
- * to the path above, so every refusal is decided on fresh facts.
+ * pinned to the status read (claim-statement.ts, prepared once per connection), so of any number of
+ * concurrent claimers exactly one gets the row back, audited by that same statement. For the
+ * single-active-task roles a transaction first takes a per-agent advisory lock, and the claim
+ * statement then also checks that the agent holds nothing else, so that rule cannot be raced
+ * either. A loser gets 409 `already_claimed` naming the owner: the one the claim statement saw
+ * when the winner had committed before it, else from a fresh read. Given the row its caller just
+ * read (with its version), an unclaimed task is decided on that row and the statement is pinned to
+ * its version too, sparing the read; a refusal or a changed row falls back to the path above, so
+ * every refusal is decided on fresh facts.
  */
-import { and, eq, inArray, ne, notInArray, or, sql } from 'drizzle-orm';
-import { type Db, perDatabase } from '../../platform/db/client.js';
+import { eq, sql } from 'drizzle-orm';
+import { type Db, perDatabase, queryPrepared } from '../../platform/db/client.js';
 import { type AppError, conflict } from '../../platform/http/errors.js';
 import { claimantJoin } from '../agents/index.js';
 import {
@@ -19,9 +21,7 @@ import {
   isReviewClaim,
   isSingleActiveRole,
   mayTakeOverClaim,
-  SINGLE_ACTIVE_BUSY_STATES,
   type TaskStatus,
-  TERMINAL_STATES,
   teamMatches,
 } from '../lifecycle/index.js';
 import { claimStatement } from './claim-statement.js';
@@ -104,7 +104,7 @@ export async function claimTask(
     // Decided on the row the caller just read, and guarded by its version: no read of our own.
     // Anything else (a refusal, a changed row) is decided again on a fresh read below.
     const won = await decideAndClaim(ctx, observed, actor, observed.version).catch(() => null);
-    if (won) return won;
+    if (won?.row) return won.row;
   }
   const found = await loadWithOwner(ctx.db, id);
   if (!found) throw taskNotFound(id);
@@ -112,19 +112,54 @@ export async function claimTask(
   if (owner?.id === actor.id) return fullRow(ctx.db, id); // already the claimer: idempotent
   if (row.held) throw taskHeld(id);
   if (owner && teamMatches(actor.role, actor.team, row.team)) throw alreadyClaimed(row, owner);
-  return (await decideAndClaim(ctx, row, actor)) ?? afterLostRace(ctx, id, actor);
+  const { row: claimed, holder } = await decideAndClaim(ctx, row, actor);
+  if (claimed) return claimed;
+  if (holder && holder.owner.id !== actor.id)
+    throw alreadyClaimed({ id, status: holder.status }, holder.owner);
+  return afterLostRace(ctx, id, actor);
+}
+
+/**
+ * What the claim statement answered: the claimed row; or, when its guard matched nothing, the
+ * agent holding the claim as the statement saw it (null when it saw none).
+ */
+interface ClaimAnswer {
+  row: TaskRow | null;
+  holder: { owner: Owner; status: string } | null;
+}
+
+function claimAnswer(raw: Record<string, unknown>, actor: Actor): ClaimAnswer {
+  if (raw.busy_tasks) {
+    // The single-active-task rule: no other owned task in a busy state, and no other claim held.
+    throw conflict(
+      'single_active_task',
+      `${actor.slug} already has a task in hand; finish or release it first`,
+      {
+        tasks: raw.busy_tasks,
+      },
+    );
+  }
+  if (raw.id !== null && raw.id !== undefined) return { row: taskRowFromRaw(raw), holder: null };
+  const holderId = raw.claimant_id as string | null;
+  if (!holderId) return { row: null, holder: null };
+  const owner = {
+    id: holderId,
+    slug: (raw.claimant_slug as string | null) ?? null,
+    role: (raw.claimant_role as string | null) ?? null,
+  };
+  return { row: null, holder: { owner, status: raw.claimant_status as string } };
 }
 
 /**
  * The claim rules on an unclaimed task's facts, then the guarded claim statement (pinned to the
- * row version too, when given): the claimed row, or null when the statement matched nothing.
+ * row version too, when given): the claimed row, or the claim holder it saw when it matched nothing.
  */
 async function decideAndClaim(
   ctx: TaskContext,
   row: ClaimFacts,
   actor: Actor,
   version?: string,
-): Promise<TaskRow | null> {
+): Promise<ClaimAnswer> {
   const id = row.id;
   const status = row.status as TaskStatus;
   if (row.held) throw taskHeld(id);
@@ -145,19 +180,17 @@ async function decideAndClaim(
   }
   await checkHolds(ctx.db, row, status);
 
-  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version });
-  const raw = isSingleActiveRole(actor.role)
+  const singleActive = isSingleActiveRole(actor.role);
+  const claim = claimStatement(id, actor, ctx.clock.now(), { from: status, takeover, version, singleActive });
+  const claimed = (db: Db) => queryPrepared<Record<string, unknown>>(db, 'tasks_claim', claim);
+  const [raw] = singleActive
     ? await ctx.db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${actor.id}, 0))`);
-        await refuseIfBusy(tx, actor, id);
-        return firstRow(await tx.execute(claim));
+        return claimed(tx);
       })
-    : firstRow(await ctx.db.execute(claim));
-  return raw ? taskRowFromRaw(raw) : null;
+    : await claimed(ctx.db);
+  return claimAnswer(raw!, actor);
 }
-
-const firstRow = (result: unknown): Record<string, unknown> | undefined =>
-  (result as { rows: Record<string, unknown>[] }).rows[0];
 
 /** The dependency hold (pending only) and the sibling-sequence bar (pending and revision claims). */
 async function checkHolds(db: Db, row: ClaimFacts, status: TaskStatus): Promise<void> {
@@ -184,32 +217,6 @@ async function checkHolds(db: Db, row: ClaimFacts, status: TaskStatus): Promise<
         blockers: blockers.map(({ id, title, status, sequence }) => ({ id, title, status, sequence })),
       });
     }
-  }
-}
-
-/** The single-active-task rule: no other owned task in a busy state, and no other claim held. */
-async function refuseIfBusy(db: Db, actor: Actor, taskId: string): Promise<void> {
-  const busy = await db
-    .select({ id: tasks.id, title: tasks.title, status: tasks.status })
-    .from(tasks)
-    .where(
-      and(
-        ne(tasks.id, taskId),
-        or(
-          and(eq(tasks.assignedTo, actor.id), inArray(tasks.status, [...SINGLE_ACTIVE_BUSY_STATES])),
-          and(eq(tasks.activeClaimantId, actor.id), notInArray(tasks.status, [...TERMINAL_STATES])),
-        ),
-      ),
-    )
-    .limit(5);
-  if (busy.length > 0) {
-    throw conflict(
-      'single_active_task',
-      `${actor.slug} already has a task in hand; finish or release it first`,
-      {
-        tasks: busy,
-      },
-    );
   }
 }
 

@@ -3,13 +3,14 @@
  * data directory by default, or a node-postgres pool when GAFFER_DATABASE_URL is set. Both speak
  * the same SQL through the same Drizzle query builder and share one set of migrations.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { StoreUnreachableError } from '../store-errors.js';
@@ -24,6 +25,26 @@ export type Db = PgDatabase<PgQueryResultHKT, Record<string, any>>;
 /** Rows of a raw SQL query; both drivers answer `{ rows }`. */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+const statementNames = new Map<string, string>();
+
+/**
+ * Rows of a raw SQL query run as a named prepared statement: each connection parses and plans it
+ * once, later runs only bind and execute it (on PostgreSQL; PGlite runs it as `queryRows` does).
+ * For hot statements whose text takes only a few shapes, the values being parameters: the name is
+ * `prefix` and a digest of the text, so each shape is prepared once per connection.
+ */
+export async function queryPrepared<T>(db: Db, prefix: string, query: SQL): Promise<T[]> {
+  const built = dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(built.sql).digest('hex').slice(0, 12)}`;
+    statementNames.set(built.sql, name);
+  }
+  const result = (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
   return result.rows;
 }
 
