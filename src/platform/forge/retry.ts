@@ -7,6 +7,7 @@
  * ForgeError `rate_limited` (`details.retryAfterSeconds`) or `unavailable`. An abort stops any wait
  * at once and rethrows the signal's reason.
  */
+import { retryAfterMs } from '../retry-after.js';
 import { ForgeError } from './types.js';
 
 export interface RetryOptions {
@@ -44,12 +45,8 @@ export function retryVerdict(failure: TransportFailure, nowMs: number): RetryVer
 
 /** `Retry-After` (seconds or an HTTP date), else `x-ratelimit-reset` when the quota is spent; ms from now. */
 export function advisedWaitMs(headers: Record<string, string | undefined>, nowMs: number): number | null {
-  const retryAfter = headers['retry-after']?.trim();
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
-    const at = Date.parse(retryAfter);
-    if (!Number.isNaN(at)) return Math.max(0, at - nowMs);
-  }
+  const retryAfter = retryAfterMs(headers['retry-after'], nowMs);
+  if (retryAfter !== undefined) return Math.round(retryAfter);
   const reset = headers['x-ratelimit-reset']?.trim();
   if (reset && headers['x-ratelimit-remaining'] === '0' && /^\d+$/.test(reset)) {
     return Math.max(0, Number(reset) * 1000 - nowMs);

@@ -4,6 +4,7 @@
  * delta-seconds (`30`, `1.5`) or an HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`). Whole seconds,
  * rounded up; a date in the past is 0; absent or unreadable is undefined.
  */
+import { retryAfterMs } from '../retry-after.js';
 
 /** A header lookup: a fetch `Headers`, or a plain record with lower-case names. */
 export type HeaderSource =
@@ -21,17 +22,9 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-const NUMBER = /^\d+(\.\d+)?$/;
-
 export function retryAfterSeconds(headers: HeaderSource, nowMs: number): number | undefined {
   const ms = headerValue(headers, 'retry-after-ms')?.trim();
-  if (ms && NUMBER.test(ms)) return Math.ceil(Number(ms) / 1000);
-  const value = headerValue(headers, 'retry-after')?.trim();
-  if (!value) return undefined;
-  if (NUMBER.test(value)) return Math.ceil(Number(value));
-  // An HTTP-date names its weekday and zone; a bare number was handled above.
-  if (!/[a-z]/i.test(value)) return undefined;
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - nowMs) / 1000));
+  const waitMs =
+    ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : retryAfterMs(headerValue(headers, 'retry-after'), nowMs);
+  return waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
 }
