@@ -22,7 +22,12 @@ const cardView = (card: KanbanCard) => ({
 });
 
 const boardView = (board: KanbanBoard) => ({
-  columns: board.columns.map((column) => ({ ...column, cards: column.cards.map(cardView) })),
+  columns: board.columns.map(({ status, count, truncated, cards }) => ({
+    status,
+    count,
+    truncated,
+    cards: cards.map(cardView),
+  })),
   total: board.total,
 });
 
