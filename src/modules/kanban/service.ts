@@ -83,5 +83,6 @@ const toCard = (row: BoardCardRow): KanbanCard => ({
   assignedTo: row.assigned_to,
   parentTaskId: row.parent_task_id,
   source: row.source,
-  updatedAt: new Date(row.updated_at),
+  // The drivers answer a Date already (a copy of it would be a thousand allocations a request).
+  updatedAt: row.updated_at instanceof Date ? row.updated_at : new Date(row.updated_at),
 });

@@ -42,23 +42,37 @@ async function cursorOf(db: Db, source: string): Promise<KnowledgeCursor | null>
   return row?.cursorAt && row.cursorRef !== null ? { at: row.cursorAt, ref: row.cursorRef } : null;
 }
 
-async function replaceItem(tx: Tx, kind: string, item: KnowledgeItem): Promise<void> {
-  await tx.delete(optimalChunks).where(and(eq(optimalChunks.source, kind), eq(optimalChunks.ref, item.ref)));
-  if (item.deleted) return;
-  const texts = chunkText(item.body);
-  const bodies = texts.length ? texts : [item.title];
-  await tx.insert(optimalChunks).values(
-    bodies.map((text, chunkNo) => ({
-      source: kind,
-      ref: item.ref,
-      projectId: item.project_id,
-      title: item.title,
-      url: item.url ?? null,
-      chunkNo,
-      text,
-      updatedAt: item.updated_at,
-    })),
-  );
+/** Rows per chunk insert: far below PostgreSQL's 65,535 parameters (eight a row). */
+const INSERT_ROWS = 1000;
+
+/**
+ * Replaces the chunks of every item of a batch (an item's later version wins), in one delete and
+ * one insert per INSERT_ROWS chunks rather than two statements per item: a batch then holds the
+ * connection (the embedded store's only one) a moment, not a hundred round trips.
+ */
+async function replaceItems(tx: Tx, kind: string, items: readonly KnowledgeItem[]): Promise<void> {
+  const latest = new Map(items.map((item) => [item.ref, item]));
+  await tx
+    .delete(optimalChunks)
+    .where(and(eq(optimalChunks.source, kind), inArray(optimalChunks.ref, [...latest.keys()])));
+  const rows = [...latest.values()]
+    .filter((item) => !item.deleted)
+    .flatMap((item) => {
+      const texts = chunkText(item.body);
+      return (texts.length ? texts : [item.title]).map((text, chunkNo) => ({
+        source: kind,
+        ref: item.ref,
+        projectId: item.project_id,
+        title: item.title,
+        url: item.url ?? null,
+        chunkNo,
+        text,
+        updatedAt: item.updated_at,
+      }));
+    });
+  for (let start = 0; start < rows.length; start += INSERT_ROWS) {
+    await tx.insert(optimalChunks).values(rows.slice(start, start + INSERT_ROWS));
+  }
 }
 
 async function saveState(
@@ -85,7 +99,7 @@ export async function indexSource(
       const last = items[items.length - 1]!;
       const next = { at: last.updated_at, ref: last.ref };
       await deps.db.transaction(async (tx) => {
-        for (const item of items) await replaceItem(tx, source.kind, item);
+        await replaceItems(tx, source.kind, items);
         await tx
           .insert(optimalIndexState)
           .values({ source: source.kind, cursorAt: next.at, cursorRef: next.ref, itemsIndexed: items.length })
