@@ -5,6 +5,7 @@
  * slug, with the roster's team: header-agreement.ts). With secure mode off, identity headers are
  * trusted, but a token that is presented must still verify.
  */
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Platform } from '../../context.js';
 import { AppError } from '../errors.js';
@@ -34,6 +35,12 @@ export function registerAuthentication(
       done();
     }, done);
   });
+}
+
+/** The panel session's id from the request's Cookie header, if it carries one. */
+function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
 }
 
 /**
@@ -104,7 +111,7 @@ async function authenticate(
   const token = headerValue(request, 'x-agent-token');
   if (token) return identityFromToken(token, claimed, platform, roster);
 
-  const cookie = request.cookies?.[SESSION_COOKIE];
+  const cookie = sessionCookie(request);
   if (cookie) {
     const session = await findSession(platform.database.db, cookie, clock.now());
     if (session) return session;

@@ -41,8 +41,12 @@ export async function registerAuth(
   platform: Platform,
   options: AuthOptions = {},
 ): Promise<void> {
-  await app.register(cookie);
   registerAuthentication(app, platform, options.roster);
-  registerSessionRoutes(app, platform, options.roster);
+  // The cookie plugin's two hooks run only where cookies are written (sign-in and sign-out), not on
+  // every request; authentication reads the session cookie from the request's header itself.
+  await app.register(async (scope) => {
+    await scope.register(cookie);
+    registerSessionRoutes(scope, platform, options.roster);
+  });
   registerPanelPages(app);
 }
