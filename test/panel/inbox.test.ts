@@ -61,7 +61,13 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     const reject = page.getByRole('dialog', { name: 'Reject and ask for changes' });
     await reject.getByRole('textbox').fill('no');
     await reject.getByRole('button', { name: 'Reject' }).click();
-    await reject.getByText('Say what must change in at least 10 characters.').waitFor();
+    const tooShort = reject.getByRole('alert');
+    await tooShort.getByText('Say what must change in at least 10 characters.').waitFor();
+    // The field is marked invalid and described by the message.
+    const field = reject.getByRole('textbox');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await field.getAttribute('aria-describedby')).toBe(await tooShort.getAttribute('id'));
+    await screenshot(page, 'inbox-reject-too-short');
     await reject.getByRole('button', { name: 'Cancel' }).click();
     await reject.waitFor({ state: 'detached' });
     expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('awaiting_ceo_approval');

@@ -3,7 +3,8 @@
  * survive a reload and a shared link), the kanban moving a card live when the main PM plans its
  * task through the gateway, the task page's tabs over real history, findings, collisions and a
  * work session, and the CEO's override edit (saved; a bad assignee shows the server's 422 next to
- * the field). Every page is screenshotted and passes axe.
+ * the field), assigning the reviewing PM and approving an escalated subtask, each after asking.
+ * Every page is screenshotted and passes axe.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -322,6 +323,31 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await page.getByText('assignee be-pm').waitFor();
     expect((await server.api('GET', `/api/tasks/${id}`)).json.assigned_to).toBe(rosterMember('be-pm').id);
     await screenshot(page, 'task-review-pm-assigned');
+  }, 60_000);
+
+  it('approves an escalated subtask from the task page, after asking', async () => {
+    // A subtask of the exports parent the tabs test made.
+    const id = await create('escalated', {
+      title: 'Retry the export',
+      team: 'backend',
+      parent_task_id: ids.parent,
+    });
+    const moved = await server.api('PATCH', `/api/tasks/${id}`, {
+      status: 'awaiting_ceo_approval',
+      force: true,
+      reason: 'Escalated for the CEO’s sign-off',
+    });
+    expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+    await page.goto(`${server.base}/tasks/${id}`);
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Approve?' });
+    await confirm.getByText('“Retry the export” completes with your sign-off.').waitFor();
+    await expectAccessible(page);
+    await screenshot(page, 'task-approve-confirm');
+    await confirm.getByRole('button', { name: 'Yes, approve' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText('Approved: Retry the export').waitFor();
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('completed');
   }, 60_000);
 });
 

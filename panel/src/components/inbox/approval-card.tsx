@@ -5,14 +5,15 @@
  * Both ask before acting; the server's error is shown on the card.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { $api } from '../../api/client';
+import { ApproveDialog, useApproval } from '../tasks/approve-dialog';
 import { StateBadge } from '../tasks/state-badge';
 import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
 import { ProblemNote } from '../ui/problem-note';
+import { ReasonDialog } from '../ui/reason-dialog';
 import { ShortId } from '../ui/short-id';
 import { RelativeTime } from '../ui/time';
 import type { Task } from './use-inbox';
@@ -20,29 +21,9 @@ import type { Task } from './use-inbox';
 const REJECT_MIN = 10;
 
 export function ApprovalCard({ task }: { task: Task }) {
-  const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
+  const approval = useApproval(task);
   const [rejecting, setRejecting] = useState(false);
-  const refresh = () => queryClient.invalidateQueries();
-  const isRoot = task.parent_task_id === null;
-  const merge = $api.useMutation('post', '/api/tasks/{id}/approve-and-merge', {
-    onSuccess: (result) => {
-      setConfirming(false);
-      toast.success(
-        `Merged and completed: ${task.title}${result?.merge_sha ? ` (${result.merge_sha.slice(0, 7)})` : ''}`,
-      );
-    },
-    onSettled: refresh,
-  });
-  const approve = $api.useMutation('post', '/api/tasks/{id}/complete', {
-    onSuccess: () => {
-      setConfirming(false);
-      toast.success(`Approved: ${task.title}`);
-    },
-    onSettled: refresh,
-  });
-  const action = isRoot ? merge : approve;
-  const params = { params: { path: { id: task.id } } };
+  const { isRoot } = approval;
 
   return (
     <article
@@ -81,40 +62,18 @@ export function ApprovalCard({ task }: { task: Task }) {
           )}
         </div>
       </div>
-      {action.error && !confirming && (
+      {approval.failureShown && (
         <div className="mt-3">
-          <ProblemNote error={action.error} prefix={isRoot ? 'Approve & merge failed' : 'Approve failed'} />
+          <ProblemNote error={approval.error} prefix={approval.failurePrefix} />
         </div>
       )}
       <div className="mt-3 flex gap-2">
-        <Button variant="primary" onClick={() => setConfirming(true)} disabled={action.isPending}>
-          {isRoot ? 'Approve & merge' : 'Approve'}
+        <Button variant="primary" onClick={approval.ask} disabled={approval.pending}>
+          {approval.label}
         </Button>
         <Button onClick={() => setRejecting(true)}>Reject…</Button>
       </div>
-
-      <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={isRoot ? 'Approve and merge?' : 'Approve?'}
-        description={
-          isRoot
-            ? `The pull request of “${task.title}” is merged into the project's default branch and the task completes.`
-            : `“${task.title}” completes with your sign-off.`
-        }
-      >
-        {action.error && <ProblemNote error={action.error} />}
-        <div className="mt-4 flex justify-end gap-2">
-          <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button
-            variant="primary"
-            disabled={action.isPending}
-            onClick={() => (isRoot ? merge.mutate(params) : approve.mutate({ ...params, body: {} }))}
-          >
-            {action.isPending ? 'Working…' : isRoot ? 'Yes, approve & merge' : 'Yes, approve'}
-          </Button>
-        </div>
-      </Dialog>
+      <ApproveDialog approval={approval} />
       {rejecting && <RejectDialog task={task} onClose={() => setRejecting(false)} />}
     </article>
   );
@@ -122,8 +81,6 @@ export function ApprovalCard({ task }: { task: Task }) {
 
 function RejectDialog({ task, onClose }: { task: Task; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [notes, setNotes] = useState('');
-  const [tooShort, setTooShort] = useState(false);
   const reject = $api.useMutation('post', '/api/tasks/{id}/request-changes', {
     onSuccess: () => {
       toast.success(`Sent back for revision: ${task.title}`);
@@ -131,44 +88,17 @@ function RejectDialog({ task, onClose }: { task: Task; onClose: () => void }) {
     },
     onSettled: () => queryClient.invalidateQueries(),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (notes.trim().length < REJECT_MIN) {
-      setTooShort(true);
-      return;
-    }
-    reject.mutate({ params: { path: { id: task.id } }, body: { reason: notes.trim() } });
-  }
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <ReasonDialog
       title="Reject and ask for changes"
       description={`“${task.title}” goes back to its author with your notes.`}
-    >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        <label className="block space-y-1">
-          <span className="block font-medium">What must change (at least {REJECT_MIN} characters)</span>
-          <textarea
-            className="min-h-24 w-full rounded-md border border-border bg-surface p-2"
-            value={notes}
-            onChange={(e) => setNotes(e.target.value)}
-            aria-invalid={tooShort}
-          />
-        </label>
-        {tooShort && (
-          <p role="alert" className="text-danger">
-            Say what must change in at least {REJECT_MIN} characters.
-          </p>
-        )}
-        {reject.error && <ProblemNote error={reject.error} />}
-        <div className="flex justify-end gap-2">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={reject.isPending}>
-            Reject
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      fieldLabel={`What must change (at least ${REJECT_MIN} characters)`}
+      minLength={REJECT_MIN}
+      tooShortMessage={`Say what must change in at least ${REJECT_MIN} characters.`}
+      pending={reject.isPending}
+      error={reject.error}
+      onSubmit={(reason) => reject.mutate({ params: { path: { id: task.id } }, body: { reason } })}
+      onClose={onClose}
+    />
   );
 }

@@ -8,13 +8,14 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { LoaderCircle } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { $api, type paths, queryKey } from '../../api/client';
 import { problemOf } from '../../api/problem';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
 import { ProblemNote } from '../ui/problem-note';
+import { ReasonDialog } from '../ui/reason-dialog';
 import { ShortId } from '../ui/short-id';
 import { RelativeTime } from '../ui/time';
 import { changeSummary, failureReason } from './release-labels';
@@ -209,8 +210,6 @@ export function ReleaseProposalCard({
 
 function RejectDialog({ proposal, onClose }: { proposal: Proposal; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [changes, setChanges] = useState('');
-  const [tooShort, setTooShort] = useState(false);
   const reject = $api.useMutation('post', '/api/release/proposal/reject', {
     onSuccess: () => {
       toast.success(`Release ${proposal.version} rejected; the next readiness pass may propose again.`);
@@ -218,48 +217,18 @@ function RejectDialog({ proposal, onClose }: { proposal: Proposal; onClose: () =
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/release/proposal') }),
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (changes.trim().length < REJECT_MIN) {
-      setTooShort(true);
-      return;
-    }
-    reject.mutate({ body: { required_changes: changes.trim() } });
-  }
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <ReasonDialog
       title="Reject with changes"
       description={`Release ${proposal.version} is cancelled with the changes you require; a later readiness pass may propose a fresh one.`}
-    >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        <label className="block space-y-1">
-          <span className="block font-medium">Required changes</span>
-          <textarea
-            className="min-h-24 w-full rounded-md border border-border bg-surface p-2"
-            value={changes}
-            aria-invalid={tooShort || undefined}
-            aria-describedby={tooShort ? 'reject-too-short' : undefined}
-            onChange={(event) => {
-              setChanges(event.target.value);
-              setTooShort(false);
-            }}
-          />
-        </label>
-        {tooShort && (
-          <p id="reject-too-short" role="alert" className="text-danger">
-            Say what must change in at least {REJECT_MIN} characters.
-          </p>
-        )}
-        {reject.error && <ProblemNote error={reject.error} prefix="Could not reject" />}
-        <div className="flex justify-end gap-2">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={reject.isPending}>
-            {reject.isPending ? 'Rejecting…' : 'Reject'}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      fieldLabel="Required changes"
+      minLength={REJECT_MIN}
+      tooShortMessage={`Say what must change in at least ${REJECT_MIN} characters.`}
+      pending={reject.isPending}
+      error={reject.error}
+      errorPrefix="Could not reject"
+      onSubmit={(changes) => reject.mutate({ body: { required_changes: changes } })}
+      onClose={onClose}
+    />
   );
 }

@@ -5,12 +5,12 @@
  * with a reason of at least 4 characters, which sends the draft back for a revision.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { $api, queryKey } from '../../api/client';
 import { Button } from '../ui/button';
-import { Dialog } from '../ui/dialog';
 import { ProblemNote } from '../ui/problem-note';
+import { ReasonDialog } from '../ui/reason-dialog';
 import { RelativeTime } from '../ui/time';
 import { ImpactMeter, type XPost } from './impact-meter';
 
@@ -104,8 +104,6 @@ export function XPostCard({ post }: { post: XPost }) {
 }
 
 function RejectDialog({ post, onClose, onDone }: { post: XPost; onClose: () => void; onDone: () => void }) {
-  const [reason, setReason] = useState('');
-  const [tooShort, setTooShort] = useState(false);
   const reject = $api.useMutation('post', '/api/x/posts/{id}/reject', {
     onSuccess: () => {
       toast.success('Sent back to the head of marketing for a revision.');
@@ -113,48 +111,18 @@ function RejectDialog({ post, onClose, onDone }: { post: XPost; onClose: () => v
     },
     onSettled: onDone,
   });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (reason.trim().length < REJECT_MIN) {
-      setTooShort(true);
-      return;
-    }
-    reject.mutate({ params: { path: { id: post.id } }, body: { reason: reason.trim() } });
-  }
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => !open && onClose()}
+    <ReasonDialog
       title="Reject this post"
       description="The head of marketing sees your reason and drafts a revision."
-    >
-      <form onSubmit={submit} className="space-y-3" noValidate>
-        <label className="block space-y-1">
-          <span className="block font-medium">Reason</span>
-          <textarea
-            className="min-h-24 w-full rounded-md border border-border bg-surface p-2"
-            value={reason}
-            aria-invalid={tooShort || undefined}
-            aria-describedby={tooShort ? 'x-reject-too-short' : undefined}
-            onChange={(event) => {
-              setReason(event.target.value);
-              setTooShort(false);
-            }}
-          />
-        </label>
-        {tooShort && (
-          <p id="x-reject-too-short" role="alert" className="text-danger">
-            Give a reason of at least {REJECT_MIN} characters.
-          </p>
-        )}
-        {reject.error && <ProblemNote error={reject.error} prefix="Could not reject" />}
-        <div className="flex justify-end gap-2">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="danger" disabled={reject.isPending}>
-            {reject.isPending ? 'Rejecting…' : 'Reject'}
-          </Button>
-        </div>
-      </form>
-    </Dialog>
+      fieldLabel="Reason"
+      minLength={REJECT_MIN}
+      tooShortMessage={`Give a reason of at least ${REJECT_MIN} characters.`}
+      pending={reject.isPending}
+      error={reject.error}
+      errorPrefix="Could not reject"
+      onSubmit={(reason) => reject.mutate({ params: { path: { id: post.id } }, body: { reason } })}
+      onClose={onClose}
+    />
   );
 }

@@ -11,6 +11,7 @@ import { $api } from '../../../api/client';
 import { Button } from '../../ui/button';
 import { Dialog } from '../../ui/dialog';
 import { ProblemNote } from '../../ui/problem-note';
+import { ApproveDialog, useApproval } from '../approve-dialog';
 import type { Lookups } from '../lookups';
 import { OverrideDialog } from './override-dialog';
 import type { Task } from './use-task';
@@ -31,55 +32,18 @@ export function TaskActions({ task, lookups }: { task: Task; lookups: Lookups })
 }
 
 function ApproveButton({ task }: { task: Task }) {
-  const queryClient = useQueryClient();
-  const [confirming, setConfirming] = useState(false);
-  const isRoot = task.parent_task_id === null;
-  const done = (message: string) => {
-    setConfirming(false);
-    toast.success(message);
-  };
-  const merge = $api.useMutation('post', '/api/tasks/{id}/approve-and-merge', {
-    onSuccess: () => done(`Merged and completed: ${task.title}`),
-    onSettled: () => queryClient.invalidateQueries(),
-  });
-  const approve = $api.useMutation('post', '/api/tasks/{id}/complete', {
-    onSuccess: () => done(`Approved: ${task.title}`),
-    onSettled: () => queryClient.invalidateQueries(),
-  });
-  const action = isRoot ? merge : approve;
-  const params = { params: { path: { id: task.id } } };
+  const approval = useApproval(task);
   return (
     <>
-      <Button variant="primary" onClick={() => setConfirming(true)}>
-        {isRoot ? 'Approve & merge' : 'Approve'}
+      <Button variant="primary" onClick={approval.ask}>
+        {approval.label}
       </Button>
-      {action.error && !confirming && (
+      {approval.failureShown && (
         <div className="basis-full">
-          <ProblemNote error={action.error} prefix={isRoot ? 'Approve & merge failed' : 'Approve failed'} />
+          <ProblemNote error={approval.error} prefix={approval.failurePrefix} />
         </div>
       )}
-      <Dialog
-        open={confirming}
-        onOpenChange={setConfirming}
-        title={isRoot ? 'Approve and merge?' : 'Approve?'}
-        description={
-          isRoot
-            ? `The pull request of “${task.title}” is merged into the project's default branch and the task completes.`
-            : `“${task.title}” completes with your sign-off.`
-        }
-      >
-        {action.error && <ProblemNote error={action.error} />}
-        <div className="mt-4 flex justify-end gap-2">
-          <Button onClick={() => setConfirming(false)}>Cancel</Button>
-          <Button
-            variant="primary"
-            disabled={action.isPending}
-            onClick={() => (isRoot ? merge.mutate(params) : approve.mutate({ ...params, body: {} }))}
-          >
-            {action.isPending ? 'Working…' : isRoot ? 'Yes, approve & merge' : 'Yes, approve'}
-          </Button>
-        </div>
-      </Dialog>
+      <ApproveDialog approval={approval} />
     </>
   );
 }
