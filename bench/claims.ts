@@ -243,6 +243,8 @@ async function bareSkipLocked(): Promise<{
 }> {
   return onScratchDatabase(async (url) => {
     const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+    // A connection cut while idle (the scratch database is dropped WITH (FORCE)) must not end the run.
+    pool.on('error', () => {});
     try {
       await pool.query('create table bare_claims (id serial primary key, claimant int)');
       await pool.query('insert into bare_claims (claimant) select null from generate_series(1, $1)', [TASKS]);
