@@ -4,12 +4,13 @@
  * or unreadable is undefined. Read by the model providers' and the forges' retry policies.
  */
 
-const NUMBER = /^\d+(\.\d+)?$/;
+/** A non-negative decimal: delta-seconds, or `retry-after-ms`'s milliseconds. */
+export const DECIMAL = /^\d+(\.\d+)?$/;
 
 export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;
-  if (NUMBER.test(text)) return Number(text) * 1000;
+  if (DECIMAL.test(text)) return Number(text) * 1000;
   // An HTTP-date names its weekday and zone; a bare number was handled above.
   if (!/[a-z]/i.test(text)) return undefined;
   const at = Date.parse(text);

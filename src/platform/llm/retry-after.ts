@@ -4,7 +4,7 @@
  * delta-seconds (`30`, `1.5`) or an HTTP-date (`Wed, 21 Oct 2026 07:28:00 GMT`). Whole seconds,
  * rounded up; a date in the past is 0; absent or unreadable is undefined.
  */
-import { retryAfterMs } from '../retry-after.js';
+import { DECIMAL, retryAfterMs } from '../retry-after.js';
 
 /** A header lookup: a fetch `Headers`, or a plain record with lower-case names. */
 export type HeaderSource =
@@ -25,6 +25,6 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
 export function retryAfterSeconds(headers: HeaderSource, nowMs: number): number | undefined {
   const ms = headerValue(headers, 'retry-after-ms')?.trim();
   const waitMs =
-    ms && /^\d+(\.\d+)?$/.test(ms) ? Number(ms) : retryAfterMs(headerValue(headers, 'retry-after'), nowMs);
+    ms && DECIMAL.test(ms) ? Number(ms) : retryAfterMs(headerValue(headers, 'retry-after'), nowMs);
   return waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
 }

@@ -38,7 +38,7 @@ export function registerAuthentication(
 }
 
 /** The panel session's id from the request's Cookie header, if it carries one. */
-function sessionCookie(request: FastifyRequest): string | undefined {
+export function sessionCookie(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie;
   return header ? fastifyCookie.parse(header)[SESSION_COOKIE] : undefined;
 }

@@ -10,7 +10,7 @@ import type { Config } from '../../../config.js';
 import type { Platform } from '../../context.js';
 import { errorResponse } from '../error-schema.js';
 import { AppError } from '../errors.js';
-import { claimedIdentity, headerValue, identityFromToken } from './authenticate.js';
+import { claimedIdentity, headerValue, identityFromToken, sessionCookie } from './authenticate.js';
 import type { RosterLookup } from './header-agreement.js';
 import type { Identity } from './identity.js';
 import { requireIdentity } from './require-role.js';
@@ -71,7 +71,7 @@ export function registerSessionRoutes(
 
       const now = clock.now();
       await deleteExpiredSessions(db(), now);
-      const previous = request.cookies[SESSION_COOKIE];
+      const previous = sessionCookie(request);
       if (previous) await deleteSession(db(), previous);
       const expiresAt = new Date(now.getTime() + config.sessionTtlSeconds * 1000);
       const sessionId = await createSession(db(), identity, expiresAt);
@@ -124,7 +124,7 @@ export function registerSessionRoutes(
       },
     },
     async (request, reply) => {
-      const sessionId = request.cookies[SESSION_COOKIE];
+      const sessionId = sessionCookie(request);
       if (sessionId) await deleteSession(db(), sessionId);
       reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config));
       noStore(reply);
