@@ -110,29 +110,35 @@ describe.skipIf(!chromiumAvailable)('usage and rate limits in the panel', () => 
     const other = await context.newPage();
     await other.goto(`${server.base}/tasks`);
     await other.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+    // The test runs the probe itself: the loop's own 30 s tick could lift codex before the pages
+    // show it due (then "trying it again now" never appears).
+    await server.gaffer.scheduler.stop();
+    try {
+      await rateLimits().report({ kind: 'rate_limited', provider: 'anthropic', retryAfterSeconds: 600 });
+      await rateLimits().report({ kind: 'overloaded', provider: 'codex', retryAfterSeconds: 1 });
+      for (const view of [page, other]) {
+        const banner = view.getByTestId('rate-limit-banner-anthropic');
+        await banner.waitFor();
+        const text = await banner.innerText();
+        expect(text).toContain('RATE LIMITED');
+        expect(text).toMatch(/resumes in (9m 5\d|10m 00)s/);
+        await view.getByTestId('rate-limit-banner-codex').filter({ hasText: 'OVERLOADED' }).waitFor();
+        expect(await view.getByRole('alert', { name: 'Rate-limited providers' }).count()).toBe(1);
+      }
+      await screenshot(other, 'rate-limit-banner');
+      await expectAccessible(other);
 
-    await rateLimits().report({ kind: 'rate_limited', provider: 'anthropic', retryAfterSeconds: 600 });
-    await rateLimits().report({ kind: 'overloaded', provider: 'codex', retryAfterSeconds: 1 });
-    for (const view of [page, other]) {
-      const banner = view.getByTestId('rate-limit-banner-anthropic');
-      await banner.waitFor();
-      const text = await banner.innerText();
-      expect(text).toContain('RATE LIMITED');
-      expect(text).toMatch(/resumes in (9m 5\d|10m 00)s/);
-      await view.getByTestId('rate-limit-banner-codex').filter({ hasText: 'OVERLOADED' }).waitFor();
-      expect(await view.getByRole('alert', { name: 'Rate-limited providers' }).count()).toBe(1);
+      // codex's window has passed: the probe lifts it (an agent CLI kind is lifted at the window's end).
+      await other.getByTestId('rate-limit-banner-codex').filter({ hasText: 'trying it again now' }).waitFor();
+      await server.gaffer.scheduler.runNow(RATE_LIMIT_PROBE_LOOP);
+      for (const view of [page, other]) {
+        await view.getByTestId('rate-limit-banner-codex').waitFor({ state: 'detached' });
+        expect(await view.getByTestId('rate-limit-banner-anthropic').count()).toBe(1);
+      }
+      await other.close();
+    } finally {
+      server.gaffer.scheduler.start();
     }
-    await screenshot(other, 'rate-limit-banner');
-    await expectAccessible(other);
-
-    // codex's window has passed: the probe lifts it (an agent CLI kind is lifted at the window's end).
-    await other.getByTestId('rate-limit-banner-codex').filter({ hasText: 'trying it again now' }).waitFor();
-    await server.gaffer.scheduler.runNow(RATE_LIMIT_PROBE_LOOP);
-    for (const view of [page, other]) {
-      await view.getByTestId('rate-limit-banner-codex').waitFor({ state: 'detached' });
-      expect(await view.getByTestId('rate-limit-banner-anthropic').count()).toBe(1);
-    }
-    await other.close();
   });
 
   it('with the socket blocked, says Polling and still updates usage and the banner', async () => {
