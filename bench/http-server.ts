@@ -1,7 +1,7 @@
 /**
  * Benchmark target, run as its own process: `full` is Gaffer's whole stack on a fresh embedded data
  * directory; `bare` is a plain Fastify server answering the same /health body. Prints the port.
- * BENCH_CPU_PROFILE=<dir> writes the full stack's CPU profile there.
+ * BENCH_CPU_PROFILE=<dir> writes the CPU profile of either target there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +20,8 @@ if (kind === 'bare') {
     uptime_seconds: Math.round(process.uptime()),
   }));
   await app.listen({ host: '127.0.0.1', port: 0 });
+  const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, 'http-bare');
+  process.on('SIGTERM', () => void profile?.().finally(() => process.exit(0)));
   const address = app.server.address();
   console.log(JSON.stringify({ port: typeof address === 'object' && address ? address.port : 0 }));
 } else {

@@ -5,12 +5,17 @@
  * roster agent's routed provider) with the whole conversation and the chat's tools; text streams
  * out as `text_delta`, each tool use is answered by the chat (a draft, a directive…) and the model
  * goes on until it stops asking for tools; `turn_end` closes every turn.
+ *
+ * Across replicas (relay.ts): the events reach the streams every replica holds, an end cancels the
+ * reply wherever it runs, and one turn at a time per session is held by a lock, not by memory.
  */
 
+import type { Lease, Locks } from '../../platform/cache/types.js';
 import { AppError, conflict, notFound } from '../../platform/http/errors.js';
 import type { ModelClient, ModelTool, ToolCall } from '../../platform/llm/index.js';
 import { messageOf } from '../../platform/message-of.js';
 import { modelMessages } from './conversation.js';
+import type { ChatRelay, Relayed } from './relay.js';
 import type { LiveChatStore, SessionRow, Turn } from './store.js';
 
 /** One server-sent event; `id` is the persisted turn's seq. */
@@ -42,6 +47,9 @@ export interface LiveChatBridgeDeps {
   clientFor(subject: { id: string; role: string }): Promise<ModelClient>;
   /** A session without a turn for this long is ended by the reaper. */
   idleMs: number;
+  /** Takes one turn at a time per session, whichever replica the message reaches. */
+  locks: Locks;
+  relay: ChatRelay;
 }
 
 export interface StreamListener {
@@ -59,11 +67,19 @@ interface LivePart {
 /** Model rounds one user turn may take (each tool use answered, then the model goes on). */
 const MAX_ROUNDS = 4;
 
+/** The turn lock's lease; refreshed every third of it while the reply runs, so a crash frees it. */
+const TURN_LEASE_MS = 60_000;
+
+const turnInProgress = () =>
+  conflict('turn_in_progress', 'the assistant is still answering the last message');
+
 /** Persisted turns as the events a (re)attached stream replays. */
 export const replayEvent = (turn: Turn): ChatEvent => ({ event: turn.kind, data: turn.data, id: turn.seq });
 
 export class LiveChatBridge {
   private readonly live = new Map<string, LivePart>();
+  /** Sessions whose reply runs on another replica, and the text it has streamed of its round. */
+  private readonly remote = new Map<string, { partial: string }>();
 
   constructor(
     readonly store: LiveChatStore,
@@ -104,7 +120,7 @@ export class LiveChatBridge {
       status: row.status as 'active' | 'ended',
       ended_reason: row.endedReason,
       turns: await this.store.countTurns(row.id),
-      busy: this.live.get(row.id)?.busy ?? false,
+      busy: this.busy(row.id),
       scope: row.scope,
       draft: row.draft ?? null,
       last_activity_at: row.lastActivityAt.toISOString(),
@@ -115,16 +131,30 @@ export class LiveChatBridge {
   async send(id: string, ownerId: string, text: string): Promise<void> {
     const row = await this.activeSession(id, ownerId);
     const live = this.liveOf(id);
-    if (live.busy) throw conflict('turn_in_progress', 'the assistant is still answering the last message');
+    if (live.busy) throw turnInProgress();
     live.busy = true;
-    live.abort = new AbortController();
+    let lease: Lease | null = null;
     try {
+      lease = await this.deps.locks.acquire(`live-chat:${id}`, TURN_LEASE_MS);
+      if (!lease) throw turnInProgress();
+      live.abort = new AbortController();
       await this.record(id, 'user', { text });
     } catch (error) {
       live.busy = false;
+      live.abort = null;
+      if (lease) await this.deps.locks.release(lease).catch(() => false);
       throw error;
     }
-    void this.runTurn(row, live, live.abort.signal);
+    void this.runTurn(row, live, live.abort.signal, lease);
+  }
+
+  /** Starts hearing the other replicas' events and ends. */
+  startRelay(): Promise<void> {
+    return this.deps.relay.start((message) => this.relayed(message));
+  }
+
+  stopRelay(): Promise<void> {
+    return this.deps.relay.stop();
   }
 
   /** Ends the session now: the reply in flight is cancelled and open streams close. */
@@ -151,7 +181,7 @@ export class LiveChatBridge {
     const buffered: ChatEvent[] = [];
     const buffering: StreamListener = { send: (e) => buffered.push(e), close: () => undefined };
     live.listeners.add(buffering);
-    const partial = live.partial;
+    const partial = live.partial || (this.remote.get(id)?.partial ?? '');
     const turns = await this.store.turns(id);
     live.listeners.delete(buffering);
     for (const turn of turns) listener.send(replayEvent(turn));
@@ -161,7 +191,7 @@ export class LiveChatBridge {
     const fresh = await this.store.find(id);
     listener.send({
       event: 'ready',
-      data: { status: fresh?.status ?? row.status, busy: live.busy, turns: turns.length },
+      data: { status: fresh?.status ?? row.status, busy: this.busy(id), turns: turns.length },
     });
     if (fresh?.status !== 'active') {
       listener.send({ event: 'ended', data: { reason: fresh?.endedReason ?? 'ended' } });
@@ -197,21 +227,61 @@ export class LiveChatBridge {
     return live;
   }
 
+  private busy(id: string): boolean {
+    return (this.live.get(id)?.busy ?? false) || this.remote.has(id);
+  }
+
+  /** Shows an event on this replica's streams of the session and relays it to the others'. */
   private emit(id: string, event: ChatEvent): void {
+    this.deliver(id, event);
+    this.deps.relay.publish({ session: id, event });
+  }
+
+  private deliver(id: string, event: ChatEvent): void {
     for (const listener of this.live.get(id)?.listeners ?? []) listener.send(event);
   }
 
+  /** Another replica's event or end: its reply's progress is tracked for `busy` and a late attach. */
+  private relayed(message: Relayed): void {
+    const id = message.session;
+    if ('ended' in message) {
+      this.remote.delete(id);
+      this.closeLocal(id, message.ended);
+      return;
+    }
+    const { event } = message;
+    if (event.event === 'user') this.remote.set(id, { partial: '' });
+    else if (event.event === 'turn_end') this.remote.delete(id);
+    else {
+      const remote = this.remote.get(id);
+      if (remote)
+        remote.partial = event.event === 'text_delta' ? remote.partial + String(event.data.text) : '';
+    }
+    this.deliver(id, event);
+  }
+
+  /** Ends the session's live part here and on every other replica. */
   private closeLive(id: string, reason: string): void {
+    this.closeLocal(id, reason);
+    this.deps.relay.publish({ session: id, ended: reason });
+  }
+
+  private closeLocal(id: string, reason: string): void {
     const live = this.live.get(id);
     if (!live) return;
     live.abort?.abort();
-    this.emit(id, { event: 'ended', data: { reason } });
+    this.deliver(id, { event: 'ended', data: { reason } });
     for (const listener of live.listeners) listener.close();
     this.live.delete(id);
   }
 
-  private async runTurn(row: SessionRow, live: LivePart, signal: AbortSignal): Promise<void> {
+  private async runTurn(row: SessionRow, live: LivePart, signal: AbortSignal, lease: Lease): Promise<void> {
     const id = row.id;
+    const { locks } = this.deps;
+    const keep = setInterval(
+      () => void locks.refresh(lease, TURN_LEASE_MS).catch(() => false),
+      TURN_LEASE_MS / 3,
+    );
     try {
       const client = await this.deps.clientFor(this.agent.subject);
       for (let round = 0; round < MAX_ROUNDS && !signal.aborted; round++) {
@@ -240,6 +310,8 @@ export class LiveChatBridge {
     } catch (error) {
       if (!signal.aborted) await this.recordError(id, error);
     } finally {
+      clearInterval(keep);
+      await locks.release(lease).catch(() => false);
       live.partial = '';
       live.busy = false;
       live.abort = null;

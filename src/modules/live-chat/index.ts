@@ -1,7 +1,8 @@
 /**
  * The live-chat bridge the intake interviewer and the secretary share: persisted sessions and
  * turns, the in-memory live part streaming the model's reply as server-sent events, the shared
- * routes (stream, messages, stop, status) and the idle reaper loop. Not a module of its own in the
+ * routes (stream, messages, stop, status), the relay to the other replicas' streams and the idle
+ * reaper loop. Not a module of its own in the
  * registry: each chat builds its bridge here with its agent, prompt and tools.
  */
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import type { Platform } from '../../platform/context.js';
 import type { ModelClient } from '../../platform/llm/index.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import { type ChatAgent, LiveChatBridge } from './bridge.js';
+import { ChatRelay } from './relay.js';
 import { registerLiveChatRoutes } from './routes.js';
 import { LiveChatStore } from './store.js';
 
@@ -31,6 +33,9 @@ export interface LiveChat {
   bridge: LiveChatBridge;
   /** The shared routes under `prefix` (`/api/prompter/live`). */
   registerRoutes(app: FastifyInstance, prefix: string, tags: string[]): void;
+  /** Hears the other replicas (the owning module's start and stop). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** A chat of `kind` (`prompter`, `secretary`), its idle reaper registered as `<kind>.live-reap`. */
@@ -44,6 +49,8 @@ export function createLiveChat(
   const bridge = new LiveChatBridge(store, agent, {
     clientFor: deps.clientFor,
     idleMs: platform.config.liveChatIdleSeconds * 1000,
+    locks: platform.locks,
+    relay: new ChatRelay({ fanout: platform.cache, channel: `live-chat.${kind}`, log: platform.log }),
   });
   deps.scheduler.register({
     name: `${kind}.live-reap`,
@@ -55,5 +62,7 @@ export function createLiveChat(
   return {
     bridge,
     registerRoutes: (app, prefix, tags) => registerLiveChatRoutes(app, { prefix, tags, what: kind, bridge }),
+    start: () => bridge.startRelay(),
+    stop: () => bridge.stopRelay(),
   };
 }

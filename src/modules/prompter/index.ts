@@ -41,5 +41,11 @@ export function createPrompterModule({ platform, deps }: ModuleInput<PrompterDep
     clientFor: (subject) => deps.providers.service.clientFor(subject),
   });
   const intake = new IntakeService(chat.bridge, deps);
-  return { chat, intake, registerRoutes: (app) => registerPrompterRoutes(app, chat, intake) };
+  return {
+    chat,
+    intake,
+    registerRoutes: (app) => registerPrompterRoutes(app, chat, intake),
+    start: () => chat.start(),
+    stop: () => chat.stop(),
+  };
 }

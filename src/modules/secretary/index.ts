@@ -37,5 +37,11 @@ export function createSecretaryModule({ platform, deps }: ModuleInput<SecretaryD
       clientFor: (subject) => deps.providers.service.clientFor(subject),
     },
   );
-  return { chat, directives, registerRoutes: (app) => registerSecretaryRoutes(app, chat, directives) };
+  return {
+    chat,
+    directives,
+    registerRoutes: (app) => registerSecretaryRoutes(app, chat, directives),
+    start: () => chat.start(),
+    stop: () => chat.stop(),
+  };
 }
