@@ -460,7 +460,7 @@ export const settings = {
   wsRequireToken: bool(
     'GAFFER_WS_REQUIRE_TOKEN',
     false,
-    'Require a verified token (query `token` or Sec-WebSocket-Protocol) on every WebSocket; a presented token is always verified.',
+    "Require a verified token (query `token` or Sec-WebSocket-Protocol) on every WebSocket, or the panel's signed-in session (its cookie); a presented token is always verified.",
   ),
   wsIdleTimeoutSeconds: int(
     'GAFFER_WS_IDLE_TIMEOUT_SECONDS',

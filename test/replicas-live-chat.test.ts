@@ -66,7 +66,10 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
       return opened;
     };
     const text = (events: SseEvent[]) =>
-      events.filter((e) => e.event === 'text_delta').map((e) => String(e.data.text)).join('');
+      events
+        .filter((e) => e.event === 'text_delta')
+        .map((e) => String(e.data.text))
+        .join('');
 
     it('a message sent to one replica streams its reply to the stream another replica holds', async () => {
       const started = await answer(await streamSide.asCeo(`${LIVE}/start`, { body: {} }));
@@ -75,7 +78,11 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
       const held = await stream(streamSide);
       const mark = held.events.length;
 
-      fake.script({ kind: 'reply', text: ['Hello', ' from', ' the', ' other', ' replica.'], chunkDelayMs: 20 });
+      fake.script({
+        kind: 'reply',
+        text: ['Hello', ' from', ' the', ' other', ' replica.'],
+        chunkDelayMs: 20,
+      });
       const sent = await messageSide.asCeo(`${LIVE}/${sid}/messages`, { body: { text: 'Who answers?' } });
       expect(sent.status, await sent.text()).toBe(202);
 

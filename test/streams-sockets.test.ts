@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
+import { createSession, SESSION_COOKIE } from '../src/platform/http/auth/sessions.js';
 import { expiringToken, staticToken } from '../src/platform/http/auth/tokens.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { createTestStores, testDatabaseUrl, testRedisUrl } from './support/stores.js';
@@ -256,6 +257,35 @@ describe('wsRequireToken', () => {
     expect(system.connected).toMatchObject({ type: 'connected' });
     client.ws.terminate();
     system.client.ws.terminate();
+  });
+
+  it("takes the panel's signed-in session instead of a token, and refuses an unknown or expired one", async () => {
+    const { db } = t.platform.database;
+    const now = t.platform.clock.now();
+    const live = await createSession(db, CEO_IDENTITY, new Date(now.getTime() + 3_600_000));
+    const expired = await createSession(db, CEO_IDENTITY, new Date(now.getTime() - 1000));
+    const cookie = (id: string) => ({ cookie: `${SESSION_COOKIE}=${id}` });
+
+    const system = await connect(`${base}/ws/system`, undefined, cookie(live));
+    expect(system.connected).toMatchObject({ type: 'connected', stream: 'system' });
+    const watched = await connect(`${base}/ws/agents/${DEV.id}?viewer_id=ceo`, undefined, cookie(live));
+    expect(watched.connected).toMatchObject({ type: 'connected', agent_id: DEV.id });
+    // As with a token: the CEO's session may watch as any viewer, another's only as itself.
+    const developer = await createSession(
+      db,
+      { ...DEV, role: 'developer' },
+      new Date(now.getTime() + 3_600_000),
+    );
+    const asCeo = `${base}/ws/agents/${DEV.id}?viewer_id=ceo`;
+    expect(await openStream(asCeo, undefined, cookie(developer))).toEqual({ kind: 'refused', status: 401 });
+    for (const id of [expired, 'not-a-session']) {
+      expect(await openStream(`${base}/ws/system`, undefined, cookie(id))).toEqual({
+        kind: 'refused',
+        status: 401,
+      });
+    }
+    system.client.ws.terminate();
+    watched.client.ws.terminate();
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The panel in a real browser against a real server: signing in through the login link, the
  * sign-in page for a missing or expired session, the first-run welcome, and Settings (feature flags
- * persisted with "applies on the next restart", the write-only Telegram credentials). Every page
- * checked is screenshotted and passes axe.
+ * persisted with "applies on the next restart", the write-only Telegram credentials), live updates
+ * on a server that requires a token on WebSockets. Every page checked is screenshotted and passes axe.
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -19,7 +19,8 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
   let page: Page;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startPanelServer(), launchBrowser()]);
+    // Sockets require a token on this server: the panel's signed-in session stands in for one.
+    [server, browser] = await Promise.all([startPanelServer({ wsRequireToken: true }), launchBrowser()]);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -21,9 +21,14 @@ export interface StreamClient {
 
 export type Outcome = { kind: 'open'; client: StreamClient } | { kind: 'refused'; status: number };
 
-export function openStream(url: string, protocols?: string[]): Promise<Outcome> {
+/** `headers` go with the upgrade request (a browser's Cookie, say). */
+export function openStream(
+  url: string,
+  protocols?: string[],
+  headers?: Record<string, string>,
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, protocols);
+    const ws = new WebSocket(url, protocols, { headers });
     const received: unknown[] = [];
     const waiters: ((frame: unknown) => void)[] = [];
     ws.on('message', (data, isBinary) => {
@@ -79,8 +84,9 @@ export function openStream(url: string, protocols?: string[]): Promise<Outcome> 
 export async function connect(
   url: string,
   protocols?: string[],
+  headers?: Record<string, string>,
 ): Promise<{ client: StreamClient; connected: unknown }> {
-  const outcome = await openStream(url, protocols);
+  const outcome = await openStream(url, protocols, headers);
   if (outcome.kind !== 'open') throw new Error(`refused with HTTP ${outcome.status}`);
   return { client: outcome.client, connected: await outcome.client.next() };
 }

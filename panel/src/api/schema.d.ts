@@ -39599,7 +39599,7 @@ export interface paths {
                     viewer_id?: string;
                     /** @description Agent UUID or slug. */
                     agent_id?: string;
-                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
+                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on, unless the upgrade carries a signed-in panel session cookie. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
                     token?: string;
                 };
                 header?: never;
@@ -39644,7 +39644,7 @@ export interface paths {
                 query?: {
                     /** @description Agent UUID or slug. */
                     agent_id?: string;
-                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
+                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on, unless the upgrade carries a signed-in panel session cookie. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
                     token?: string;
                 };
                 header?: never;
@@ -39687,7 +39687,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
+                    /** @description Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on, unless the upgrade carries a signed-in panel session cookie. May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed). */
                     token?: string;
                 };
                 header?: never;

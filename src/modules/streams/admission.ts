@@ -2,11 +2,15 @@
  * Who may open a stream, decided before the upgrade is accepted (a refused upgrade is an HTTP 4xx
  * response, so the client never sees an open socket). Agents named in the path or the query must
  * exist (UUID or slug); a token, from the `token` query parameter or the Sec-WebSocket-Protocol
- * header, must verify whenever it is presented, and `wsRequireToken` makes one mandatory.
+ * header, must verify whenever it is presented, and `wsRequireToken` makes one mandatory — or a
+ * signed-in panel session instead (the browser sends its cookie with the upgrade; it cannot set a
+ * header, and the panel keeps no token in the page).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Platform } from '../../platform/context.js';
+import { sessionCookie } from '../../platform/http/auth/authenticate.js';
 import { CEO_IDENTITY } from '../../platform/http/auth/identity.js';
+import { findSession } from '../../platform/http/auth/sessions.js';
 import { verifyToken } from '../../platform/http/auth/tokens.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Agent, AgentsModule } from '../agents/index.js';
@@ -15,7 +19,7 @@ import type { Agent, AgentsModule } from '../agents/index.js';
 export const STREAMS_SUBPROTOCOL = 'gaffer';
 
 /** The token offered with the upgrade, if any: query `token` first, else a subprotocol value. */
-export function presentedToken(request: FastifyRequest, queryToken: string | undefined): string | undefined {
+function presentedToken(request: FastifyRequest, queryToken: string | undefined): string | undefined {
   if (queryToken) return queryToken;
   const header = request.headers['sec-websocket-protocol'];
   if (typeof header !== 'string') return undefined;
@@ -26,16 +30,37 @@ export function presentedToken(request: FastifyRequest, queryToken: string | und
 }
 
 /**
- * Checks the token. A static one is checked as the viewer's (UUID, role, team), or else as the
+ * Admits the caller of an upgrade: the token presented (query `token` or subprotocol) must verify;
+ * without one, a server requiring tokens takes a live panel session, whose identity must be the
+ * viewer's or the CEO's, as a token's would. Any failure is a 401 before accept.
+ */
+export async function admitCaller(
+  platform: Platform,
+  request: FastifyRequest,
+  queryToken: string | undefined,
+  viewer: Agent | null,
+): Promise<void> {
+  const token = presentedToken(request, queryToken);
+  if (token) return checkToken(platform, token, viewer);
+  if (!platform.config.wsRequireToken) return;
+  const cookie = sessionCookie(request);
+  const session = cookie ? await findSession(platform.database.db, cookie, platform.clock.now()) : null;
+  if (!session)
+    throw new AppError(
+      401,
+      'missing_token',
+      'this server requires a token on WebSockets (query `token`) or a signed-in panel session',
+    );
+  if (viewer && ![viewer.id, CEO_IDENTITY.id].includes(session.id))
+    throw new AppError(401, 'token_mismatch', "the panel session is not the viewing agent's (nor the CEO's)");
+}
+
+/**
+ * Checks a presented token. A static one is checked as the viewer's (UUID, role, team), or else as the
  * CEO's bare token, as on REST; an expiring one names its own subject, which on an agent stream must
  * be the viewer or the CEO. Any failure is a 401 before accept.
  */
-export function checkToken(platform: Platform, token: string | undefined, viewer: Agent | null): void {
-  if (!token) {
-    if (platform.config.wsRequireToken)
-      throw new AppError(401, 'missing_token', 'this server requires a token on WebSockets (query `token`)');
-    return;
-  }
+function checkToken(platform: Platform, token: string, viewer: Agent | null): void {
   const now = platform.clock.now();
   const subjects = [
     ...(viewer ? [{ id: viewer.id, role: viewer.role, team: viewer.team ?? '' }] : []),

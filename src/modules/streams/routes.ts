@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Platform } from '../../platform/context.js';
 import type { Agent } from '../agents/index.js';
-import { checkToken, knownAgent, presentedToken } from './admission.js';
+import { admitCaller, knownAgent } from './admission.js';
 import type { StreamsDeps } from './deps.js';
 import { agentChannel, type Channel, notificationsChannel, SYSTEM_CHANNEL } from './frames.js';
 import {
@@ -54,7 +54,7 @@ export function registerStreamRoutes(
         websocket: true,
         schema: { ...routeDocs.system, querystring: SystemStreamQuery },
         preHandler: async (request) => {
-          checkToken(platform, presentedToken(request, request.query.token), null);
+          await admitCaller(platform, request, request.query.token, null);
           admissions.set(request, { channel: SYSTEM_CHANNEL, connected: { stream: 'system' } });
         },
       },
@@ -70,7 +70,7 @@ export function registerStreamRoutes(
           const { viewer_id, agent_id, token } = request.query;
           const streamed = await knownAgent(deps.agents, request.params.agent_id, 'path agent');
           const viewer = await knownViewer(deps, viewer_id ?? agent_id, 'viewer_id or agent_id');
-          checkToken(platform, presentedToken(request, token), viewer);
+          await admitCaller(platform, request, token, viewer);
           admissions.set(request, {
             channel: agentChannel(streamed.id),
             connected: { stream: 'agents', agent_id: streamed.id, viewer_id: viewer.id },
@@ -89,7 +89,7 @@ export function registerStreamRoutes(
           const { agent_id, token } = request.query;
           const recipient = await knownAgent(deps.agents, request.params.agent_id, 'path agent');
           const viewer = await knownViewer(deps, agent_id, 'agent_id');
-          checkToken(platform, presentedToken(request, token), viewer);
+          await admitCaller(platform, request, token, viewer);
           admissions.set(request, {
             channel: notificationsChannel(recipient.id),
             connected: { stream: 'notifications', agent_id: recipient.id },

@@ -6,7 +6,7 @@ const TokenParam = Type.String({
   minLength: 1,
   maxLength: 2048,
   description:
-    'Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on. ' +
+    'Agent token (static or expiring). Verified whenever presented; required when GAFFER_WS_REQUIRE_TOKEN is on, unless the upgrade carries a signed-in panel session cookie. ' +
     'May instead be offered as a Sec-WebSocket-Protocol value (offer `gaffer` first so that is what is echoed).',
 });
 
