@@ -23,6 +23,7 @@ interface Post {
   id: string;
   status: string;
   body: string;
+  length: number;
   approved_body: string | null;
   impact: { score: number; failed: { rule: string }[] };
   reject_reason: string | null;
@@ -100,6 +101,21 @@ describe('X post drafts', () => {
     expect(json<{ posts: Post[] }>(await call('GET', '/api/x/posts', t.ceoHeaders)).posts).toHaveLength(
       before,
     );
+  });
+
+  it('counts length as X does: a long link is 23, CJK characters 2', async () => {
+    const link = `https://example.com/releases/${'r'.repeat(300)}`;
+    const linked = `Gaffer 0.31.0 notes: ${link}`;
+    expect([...linked].length).toBeGreaterThan(280);
+    const accepted = await call('POST', '/api/x/posts', hom(), { kind: 'feature', body: linked });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(json<Post>(accepted).length).toBe('Gaffer 0.31.0 notes: '.length + 23);
+
+    const wide = await call('POST', '/api/x/posts', hom(), { kind: 'feature', body: '漢'.repeat(141) });
+    expect(wide.statusCode).toBe(422);
+    expect(json<{ error: { details: { length: number } } }>(wide).error.details).toMatchObject({
+      length: 282,
+    });
   });
 
   it('lets only the head of marketing draft, and only the CEO decide', async () => {

@@ -38633,7 +38633,7 @@ export interface paths {
                                 body: string;
                                 /** @description The text approved for posting (the CEO may edit it). */
                                 approved_body: string | null;
-                                /** @description Characters of the draft (X allows 280). */
+                                /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                                 length: number;
                                 /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
                                 impact: {
@@ -38740,7 +38740,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         kind: "release" | "feature";
-                        /** @description At most 280 characters (code points). */
+                        /** @description At most 280 as X counts characters (a link is 23, most CJK characters and emoji 2). */
                         body: string;
                         task_id?: string;
                         /** @description e.g. the version, 0.30.0. */
@@ -38771,7 +38771,7 @@ export interface paths {
                             body: string;
                             /** @description The text approved for posting (the CEO may edit it). */
                             approved_body: string | null;
-                            /** @description Characters of the draft (X allows 280). */
+                            /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                             length: number;
                             /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
                             impact: {
@@ -38902,7 +38902,7 @@ export interface paths {
                             body: string;
                             /** @description The text approved for posting (the CEO may edit it). */
                             approved_body: string | null;
-                            /** @description Characters of the draft (X allows 280). */
+                            /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                             length: number;
                             /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
                             impact: {
@@ -39042,7 +39042,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description An edited text, at most 280 characters. */
+                        /** @description An edited text, at most 280 as X counts characters. */
                         body?: string;
                     };
                 };
@@ -39065,7 +39065,7 @@ export interface paths {
                             body: string;
                             /** @description The text approved for posting (the CEO may edit it). */
                             approved_body: string | null;
-                            /** @description Characters of the draft (X allows 280). */
+                            /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                             length: number;
                             /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
                             impact: {
@@ -39244,7 +39244,7 @@ export interface paths {
                             body: string;
                             /** @description The text approved for posting (the CEO may edit it). */
                             approved_body: string | null;
-                            /** @description Characters of the draft (X allows 280). */
+                            /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                             length: number;
                             /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
                             impact: {

@@ -28,7 +28,10 @@ export const XPostView = Type.Object({
   approved_body: Nullable(
     Type.String({ description: 'The text approved for posting (the CEO may edit it).' }),
   ),
-  length: Type.Integer({ description: 'Characters of the draft (X allows 280).' }),
+  length: Type.Integer({
+    description:
+      "The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2.",
+  }),
   impact: ImpactView,
   task_id: Nullable(Type.String()),
   release_ref: Nullable(Type.String()),
@@ -50,7 +53,7 @@ export const DraftBody = Type.Object(
     body: Type.String({
       minLength: 1,
       maxLength: 1000,
-      description: 'At most 280 characters (code points).',
+      description: 'At most 280 as X counts characters (a link is 23, most CJK characters and emoji 2).',
     }),
     task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     release_ref: Type.Optional(
@@ -66,7 +69,11 @@ export const DraftBody = Type.Object(
 export const ApproveBody = Type.Object(
   {
     body: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 1000, description: 'An edited text, at most 280 characters.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: 'An edited text, at most 280 as X counts characters.',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@
  * points when it passes and the result lists every rule it fails. No model, no randomness: the same
  * text always scores the same. The rubric is printed in README ("X posts").
  */
+import twitterText from 'twitter-text';
 
 export interface ImpactRule {
   readonly id: string;
@@ -86,8 +87,8 @@ export const HYPE_WORDS = [
   'ultimate',
 ] as const;
 
-/** Characters counted as X counts plain text: code points. */
-export const lengthOf = (body: string): number => [...body].length;
+/** The length X counts (twitter-text's weighting): a link is 23, most CJK characters and emoji 2. */
+export const lengthOf = (body: string): number => twitterText.parseTweet(body).weightedLength;
 export const X_MAX_CHARS = 280;
 export const SWEET_SPOT = { min: 100, max: 240 } as const;
 /** A link is "near the end" when at most this many characters follow it. */

@@ -7,6 +7,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import twitterText from 'twitter-text';
 import { $api, queryKey } from '../../api/client';
 import { Button } from '../ui/button';
 import { ProblemNote } from '../ui/problem-note';
@@ -16,8 +17,8 @@ import { ImpactMeter, type XPost } from './impact-meter';
 
 export const X_MAX_CHARS = 280;
 const REJECT_MIN = 4;
-/** Characters as the server counts them: code points. */
-export const lengthOf = (text: string): number => [...text].length;
+/** The length X counts, as the server does (twitter-text): a link is 23, most CJK and emoji 2. */
+export const lengthOf = (text: string): number => twitterText.parseTweet(text).weightedLength;
 
 export function XPostCard({ post }: { post: XPost }) {
   const queryClient = useQueryClient();
