@@ -1,9 +1,11 @@
 /**
  * The command palette in a real browser, keyboard only: Ctrl-K opens it, a task id prefix finds
- * the task, Enter opens its page; it jumps to an agent by slug; Esc closes it. Axe with it open.
+ * the task, Enter opens its page; a title finds a task behind hundreds of newer ones (the search is
+ * the server's); it jumps to an agent by slug; Esc closes it. Axe with it open.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTasks } from '../fixtures-task-rows.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
@@ -35,6 +37,23 @@ describe.skipIf(!chromiumAvailable)('the command palette', () => {
       project_id: server.projectId,
       assigned_to: 'main-pm',
     });
+
+  it('finds a task by title behind hundreds of newer ones', async () => {
+    const wanted = await task('Migrate the billing ledger');
+    expect(wanted.status).toBe(201);
+    await insertTasks(
+      server.platform.database.db,
+      Array.from({ length: 300 }, (_, i) => ({ title: `Filler task ${i}`, projectId: server.projectId })),
+    );
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Jump to…' });
+    await palette.waitFor();
+    await page.keyboard.type('ledger billing');
+    await palette.getByRole('option', { name: /Migrate the billing ledger/ }).waitFor();
+    expect(await palette.getByRole('option', { name: /Filler task/ }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+  });
 
   it('jumps to a task by id prefix, to an agent by slug, and closes on Esc', async () => {
     const wanted = await task('Rotate the signing keys');

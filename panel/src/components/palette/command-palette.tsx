@@ -1,18 +1,22 @@
 /**
  * The command palette (Ctrl/⌘-K, or the header's Search button): jump to a page, a task (by id
- * prefix or title, among the latest 200; a full task id always opens), an agent (slug or name) or a
- * project. Keyboard only: type, ↑/↓, Enter; Esc closes (the dialog traps focus).
+ * prefix or title, searched on the server among all tasks; a full task id always opens), an agent
+ * (slug or name) or a project. Keyboard only: type, ↑/↓, Enter; Esc closes (the dialog traps focus).
  */
+import { keepPreviousData } from '@tanstack/react-query';
 import { Command } from 'cmdk';
 import { Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { $api } from '../../api/client';
+import { useDebounced } from '../../lib/use-debounced';
 import { NAV_ITEMS } from '../shell/nav';
 import { Dialog } from '../ui/dialog';
-import { paletteScore } from './match';
+import { paletteScore, taskSearchTerm } from './match';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Tasks asked of the server per search (the latest ones while nothing is typed). */
+const TASKS_SHOWN = 50;
 
 /** Opens the palette on Ctrl-K / ⌘-K anywhere in the panel. */
 export function useCommandPaletteShortcut(setOpen: (open: boolean) => void) {
@@ -57,7 +61,13 @@ const groupClass =
 function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const navigate = useNavigate();
   const [text, setText] = useState('');
-  const tasks = $api.useQuery('get', '/api/tasks', { params: { query: { limit: 200 } } });
+  const term = useDebounced(taskSearchTerm(text), 150);
+  const tasks = $api.useQuery(
+    'get',
+    '/api/tasks',
+    { params: { query: { limit: TASKS_SHOWN, ...(term ? { q: term } : {}) } } },
+    { placeholderData: keepPreviousData },
+  );
   const agents = $api.useQuery('get', '/api/agents');
   const projects = $api.useQuery('get', '/api/projects');
   const go = (to: string) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paletteScore } from './match';
+import { paletteScore, taskSearchTerm } from './match';
 
 describe('paletteScore', () => {
   const task = 'task 1a2b3c4d-0000-4000-8000-00000000abcd';
@@ -17,5 +17,13 @@ describe('paletteScore', () => {
 
   it('matches everything when nothing is typed', () => {
     expect(paletteScore('page Inbox', '  ')).toBe(1);
+  });
+});
+
+describe('taskSearchTerm', () => {
+  it('asks the server for the longest word typed, or for the latest tasks when nothing is', () => {
+    expect(taskSearchTerm('  signing ROTATE ')).toBe('signing');
+    expect(taskSearchTerm('1a2b3c')).toBe('1a2b3c');
+    expect(taskSearchTerm('   ')).toBe('');
   });
 });

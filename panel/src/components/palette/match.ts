@@ -13,3 +13,13 @@ export function paletteScore(value: string, search: string, keywords: readonly s
   const key = fields[0]?.split(' ')[1] ?? '';
   return key.startsWith(text) ? 1 : 0.5;
 }
+
+/**
+ * The server's task search (`q`: a title substring or an id prefix) for what was typed: its longest
+ * word, so the palette's own filter can still ask for every word, in any order.
+ */
+export const taskSearchTerm = (typed: string): string =>
+  typed
+    .trim()
+    .split(/\s+/)
+    .reduce((longest, word) => (word.length > longest.length ? word : longest), '');
