@@ -152,6 +152,31 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await expectAccessible(page);
   });
 
+  it('a setting changed elsewhere replaces an untouched field and is named beside an edited one', async () => {
+    const field = (key: string) => page.getByTestId(`setting-${key}`).getByRole('textbox');
+    await field('transcript_retention_days').fill('45');
+    await server.api('PUT', '/api/settings/ceo_name', { value: 'Ada Lovelace' });
+    await server.api('PUT', '/api/settings/transcript_retention_days', { value: 60 });
+    // Saving another row reads the list again.
+    await field('company_monthly_budget_usd').fill('300');
+    const budget = page.getByTestId('setting-company_monthly_budget_usd');
+    await budget.getByRole('button', { name: 'Save' }).click();
+    await budget.getByText('Saved.').waitFor();
+
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('#setting-ceo_name') as HTMLInputElement | null)?.value === 'Ada Lovelace',
+    );
+    const retention = page.getByTestId('setting-transcript_retention_days');
+    await retention.getByRole('status').getByText('Changed elsewhere to “60” while you edited').waitFor();
+    expect(await field('transcript_retention_days').inputValue()).toBe('45');
+    await screenshot(page, 'settings-changed-elsewhere');
+    await retention.getByRole('button', { name: 'Save' }).click();
+    await retention.getByText('Saved.').waitFor();
+    expect(await retention.getByRole('status').count()).toBe(0);
+    expect((await server.api('GET', '/api/settings/transcript_retention_days')).json.value).toBe(45);
+  });
+
   it('sets and clears the Telegram credentials without ever showing them', async () => {
     const state = page.getByTestId('telegram-state');
     expect(await state.innerText()).toContain('not set');

@@ -2,6 +2,8 @@
  * Settings → General: every writable value setting (the CEO's name, transcript retention, the
  * company's monthly budget, model prices…) with the server's label and description, its default as
  * the placeholder, and Save. Changes apply at once; a bad value shows the server's 422 beside it.
+ * A value changed elsewhere (another device, a directive) replaces an untouched field when the list
+ * is read again; a field being edited keeps the edit and says what the value is now.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -36,11 +38,22 @@ function SettingRow({ setting }: { setting: Setting }) {
   const shape = shapeOf(setting.value, setting.default);
   const initial = textOf(setting.value, shape);
   const [text, setText] = useState(initial);
+  // The server's value this field last took in; when the server's moves, an untouched field follows.
+  const [known, setKnown] = useState(initial);
+  const [movedUnderEdit, setMovedUnderEdit] = useState(false);
+  if (initial !== known) {
+    setKnown(initial);
+    if (text === known || text === initial) {
+      setText(initial);
+      setMovedUnderEdit(false);
+    } else setMovedUnderEdit(true);
+  }
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const save = $api.useMutation('put', '/api/settings/{key}', {
     onSuccess: () => {
       setSaved(true);
+      setMovedUnderEdit(false);
       void queryClient.invalidateQueries({ queryKey: queryKey('get', '/api/settings') });
     },
   });
@@ -101,6 +114,11 @@ function SettingRow({ setting }: { setting: Setting }) {
           </p>
         )}
         <ProblemNote error={save.error} prefix="Not saved" />
+        {movedUnderEdit && (
+          <p role="status" className="text-[13px] text-warn-text">
+            Changed elsewhere to “{initial || 'not set'}” while you edited; Save replaces it with yours.
+          </p>
+        )}
         <div className="flex items-center gap-2">
           <Button type="submit" size="sm" variant="primary" disabled={save.isPending || text === initial}>
             Save
