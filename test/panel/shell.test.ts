@@ -163,10 +163,7 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await budget.getByRole('button', { name: 'Save' }).click();
     await budget.getByText('Saved.').waitFor();
 
-    await page.waitForFunction(
-      () =>
-        (document.querySelector('#setting-ceo_name') as HTMLInputElement | null)?.value === 'Ada Lovelace',
-    );
+    await page.waitForFunction("document.querySelector('#setting-ceo_name')?.value === 'Ada Lovelace'");
     const retention = page.getByTestId('setting-transcript_retention_days');
     await retention.getByRole('status').getByText('Changed elsewhere to “60” while you edited').waitFor();
     expect(await field('transcript_retention_days').inputValue()).toBe('45');

@@ -137,6 +137,8 @@ export class LiveChatBridge {
     try {
       lease = await this.deps.locks.acquire(`live-chat:${id}`, TURN_LEASE_MS);
       if (!lease) throw turnInProgress();
+      // No reply runs elsewhere while this replica holds the turn (a crashed one sent no turn_end).
+      this.remote.delete(id);
       live.abort = new AbortController();
       await this.record(id, 'user', { text });
     } catch (error) {
