@@ -24,7 +24,25 @@ describe('activity lines', () => {
       taskId: 't1',
     });
     expect(taskLine(event({ action: 'update', from_status: 'pending', to_status: 'pending' })).text).toBe(
-      'update “Health endpoint”',
+      'edited “Health endpoint”',
+    );
+    const approved = event({
+      action: 'ceo_approve',
+      from_status: 'awaiting_ceo_approval',
+      to_status: 'completed',
+    });
+    expect(taskLine(approved).text).toBe(
+      'approved “Health endpoint” from awaiting ceo approval to completed',
+    );
+    const noted = event({ action: 'complete_notes', from_status: 'completed', to_status: 'completed' });
+    expect(taskLine(noted).text).toBe('noted “Health endpoint” (complete)');
+    const escalated = event({
+      action: 'escalate_to_ceo',
+      from_status: 'awaiting_pm_review',
+      to_status: 'awaiting_ceo_approval',
+    });
+    expect(taskLine(escalated).text).toBe(
+      'escalated “Health endpoint” to the CEO from awaiting pm review to awaiting ceo approval',
     );
     // Named by slug when the roster knows the actor.
     expect(taskLine(event({}), (id) => (id === 'a1' ? 'be-dev-1' : undefined)).who).toBe('be-dev-1');

@@ -1,6 +1,6 @@
 /**
- * The inbox activity feed's lines, as pure functions: a task audit row ("be-dev-1 moved … from
- * in progress to qa", "CI-watch opened …") and a maintenance-pause change, newest first.
+ * The inbox activity feed's lines, as pure functions: a task audit row ("be-pm approved “…” from
+ * awaiting pm review to completed", "CI-watch opened “…”") and a maintenance-pause change, newest first.
  */
 export interface ActivityEvent {
   id: number;
@@ -35,6 +35,55 @@ export interface FeedLine {
 
 const words = (value: string) => value.replaceAll('_', ' ');
 
+/**
+ * How an audited action reads after the actor ("be-pm approved “…”"; `{task}` places the task's title,
+ * else it follows); others read as their words.
+ */
+const PHRASES: Record<string, string> = {
+  activate: 'activated',
+  claim: 'claimed',
+  start: 'started',
+  block: 'blocked',
+  escalate_up: 'escalated',
+  pause: 'paused',
+  resume: 'resumed',
+  unblock: 'unblocked',
+  submit_verification: 'submitted {task} for verification',
+  submit_qa: 'sent {task} to QA',
+  qa_pass: 'passed QA of',
+  qa_fail: 'failed QA of',
+  docs_complete: 'documented',
+  submit_for_review: 'submitted {task} for review',
+  pr_pass: 'passed the PR review of',
+  pr_fail: 'failed the PR review of',
+  pr_review_done: 'finished the PR review of',
+  pr_waived: 'waived the PR review of',
+  submit_pm_review: 'sent {task} to PM review',
+  complete: 'completed',
+  request_changes: 'asked for changes on',
+  escalate_to_ceo: 'escalated {task} to the CEO',
+  ceo_approve: 'approved',
+  ceo_reject: 'rejected',
+  ceo_reject_to_pool: 'rejected {task} to the pool',
+  cancel: 'cancelled',
+  unclaim: 'released',
+  release: 'released',
+  update: 'edited',
+  note: 'noted',
+  open_pr: 'opened a pull request for',
+  reassign: 'reassigned',
+  approve_and_start: 'approved and started {task}',
+  admin_override: 'overrode',
+};
+
+/** `ceo_approve` → "approved “title”"; a verb's notes (`complete_notes`) → "noted “title” (complete)". */
+function phrase(action: string, title: string): string {
+  const task = `“${title}”`;
+  if (action.endsWith('_notes')) return `noted ${task} (${words(action.slice(0, -'_notes'.length))})`;
+  const said = PHRASES[action] ?? words(action);
+  return said.includes('{task}') ? said.replace('{task}', task) : `${said} ${task}`;
+}
+
 /** `engine:ci_watch` → `CI-watch`; any other engine by its name. */
 export function engineName(source: string): string | null {
   if (!source.startsWith('engine:')) return null;
@@ -64,12 +113,7 @@ export function taskLine(
     event.from_status && event.to_status && event.from_status !== event.to_status
       ? ` from ${words(event.from_status)} to ${words(event.to_status)}`
       : '';
-  return {
-    ...base,
-    kind: 'move',
-    who: actor,
-    text: `${words(event.action)} “${event.task_title}”${move}`,
-  };
+  return { ...base, kind: 'move', who: actor, text: `${phrase(event.action, event.task_title)}${move}` };
 }
 
 export function pauseLine(event: PauseEvent): FeedLine {
