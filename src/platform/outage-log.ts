@@ -8,6 +8,8 @@ export interface OutageLogger {
   info(data: object, message: string): void;
 }
 
+import { type StoreName, unreachableStore } from './store-errors.js';
+
 const silent: OutageLogger = { warn() {}, info() {} };
 
 export class OutageLog {
@@ -41,5 +43,21 @@ export class OutageLog {
     if (!this.#down) return;
     this.#down = false;
     this.#log.info({}, `${this.what}: the store is reachable again`);
+  }
+
+  /**
+   * Runs a step on `store`; while that store is unreachable, the outage is logged (once) and the
+   * answer is `fallback`. Any other failure is rethrown.
+   */
+  async failOpen<T>(step: () => Promise<T>, fallback: T, store: StoreName = 'cache'): Promise<T> {
+    try {
+      const result = await step();
+      this.succeeded();
+      return result;
+    } catch (error) {
+      if (unreachableStore(error) !== store) throw error;
+      this.failed(error);
+      return fallback;
+    }
   }
 }

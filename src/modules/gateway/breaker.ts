@@ -30,7 +30,6 @@
 import type { Cache } from '../../platform/cache/types.js';
 import type { Clock } from '../../platform/clock.js';
 import { OutageLog, type OutageLogger } from '../../platform/outage-log.js';
-import { unreachableStore } from '../../platform/store-errors.js';
 import { DO_TOOL_DEFINITIONS } from './do-tools.js';
 import type { Flavor, RejectionBody } from './envelope.js';
 import { DO_TOOLS } from './verb-inputs.js';
@@ -105,19 +104,6 @@ export class CircuitBreaker {
     this.outage = new OutageLog('gateway circuit breaker (failing open: nothing is counted)', log);
   }
 
-  /** Runs a step on the store; while the store is unreachable, answers `fallback` instead. */
-  private async failOpen<T>(step: () => Promise<T>, fallback: T): Promise<T> {
-    try {
-      const result = await step();
-      this.outage.succeeded();
-      return result;
-    } catch (error) {
-      if (unreachableStore(error) !== 'cache') throw error;
-      this.outage.failed(error);
-      return fallback;
-    }
-  }
-
   private windowKey(key: BreakerKey): string {
     return `${this.prefix}:w:${key.agentId}:${key.verb}:${key.taskId ?? '-'}`;
   }
@@ -130,7 +116,7 @@ export class CircuitBreaker {
   /** The open circuit for this key, if it is open now (the verb must not run). */
   async check(key: BreakerKey): Promise<OpenCircuit | null> {
     if (!isLimited(key.verb)) return null;
-    return this.failOpen(() => this.openCircuit(key), null);
+    return this.outage.failOpen(() => this.openCircuit(key), null);
   }
 
   private async openCircuit(key: BreakerKey): Promise<OpenCircuit | null> {
@@ -154,7 +140,7 @@ export class CircuitBreaker {
    */
   async recordFailure(key: BreakerKey, rejection: RejectionBody): Promise<OpenCircuit | null> {
     if (!isLimited(key.verb) || !counts(rejection.error)) return null;
-    return this.failOpen(() => this.count(key, rejection), null);
+    return this.outage.failOpen(() => this.count(key, rejection), null);
   }
 
   private async count(key: BreakerKey, rejection: RejectionBody): Promise<OpenCircuit | null> {
@@ -177,7 +163,7 @@ export class CircuitBreaker {
   /** A successful work-taking verb starts a new run: the absolute counts start from zero. */
   async startRun(agentId: string): Promise<void> {
     const run = String(this.clock.now().getTime());
-    await this.failOpen(
+    await this.outage.failOpen(
       () => this.cache.set(`${this.prefix}:run:${agentId}`, run, { ttlMs: RUN_TTL_MS }),
       undefined,
     );

@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../../platform/cache/types.js';
 import { OutageLog, type OutageLogger } from '../../platform/outage-log.js';
-import { unreachableStore } from '../../platform/store-errors.js';
 import type { ChatEvent } from './bridge.js';
 
 /** What one replica tells the others about a session: an event its streams were sent, or its end. */
@@ -52,13 +51,12 @@ export class ChatRelay {
 
   /** Publishes without waiting; a failure to reach the cache is logged once per outage. */
   publish(relayed: Relayed): void {
-    this.deps.fanout.publish(this.deps.channel, JSON.stringify({ origin: this.#origin, relayed })).then(
-      () => this.#outage.succeeded(),
-      (error: unknown) => {
-        if (unreachableStore(error) === 'cache') this.#outage.failed(error);
-        else this.deps.log?.warn({ err: error }, 'live chat relay: a publication failed');
-      },
-    );
+    const message = JSON.stringify({ origin: this.#origin, relayed });
+    this.#outage
+      .failOpen(() => this.deps.fanout.publish(this.deps.channel, message), undefined)
+      .catch((error: unknown) =>
+        this.deps.log?.warn({ err: error }, 'live chat relay: a publication failed'),
+      );
   }
 }
 

@@ -11,7 +11,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Cache } from '../cache/types.js';
 import { OutageLog, type OutageLogger } from '../outage-log.js';
-import { unreachableStore } from '../store-errors.js';
 import type { BusEvent, EventMap, EventOf, EventType, PublishOptions } from './types.js';
 
 export const EVENTS_CHANNEL = 'events';
@@ -65,14 +64,10 @@ export class EventBus {
       timestamp: (this.options.now?.() ?? new Date()).toISOString(),
       correlation_id: options.correlationId ?? null,
     };
-    try {
-      await this.options.cache.publish(EVENTS_CHANNEL, JSON.stringify(event));
-    } catch (error) {
-      if (unreachableStore(error) !== 'cache') throw error;
-      this.outage.failed(error);
-      return event;
-    }
-    this.outage.succeeded();
+    await this.outage.failOpen(
+      () => this.options.cache.publish(EVENTS_CHANNEL, JSON.stringify(event)),
+      undefined,
+    );
     return event;
   }
 
