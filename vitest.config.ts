@@ -1,11 +1,56 @@
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { testGroups } from './test/support/test-groups.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const groups = testGroups(root);
+/** GAFFER_TEST_ONLY=servers narrows a run to the store-touching files (CI's PostgreSQL + Redis pass). */
+const only = process.env.GAFFER_TEST_ONLY;
+if (only && only !== 'servers') throw new Error(`GAFFER_TEST_ONLY must be "servers" (got "${only}")`);
+
+const mocking = new Set(groups.mocking);
+
+/**
+ * The unit files share a module graph per worker thread (imports were most of their time), except
+ * the files that replace a module, which get one of their own. The integration files stay isolated:
+ * what a file's servers and timers leave behind must not slow or break the next.
+ */
+const unit: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'unit',
+      pool: 'threads',
+      isolate: false,
+      include: groups.unit.filter((f) => !mocking.has(f)),
+    },
+  },
+  {
+    extends: true,
+    test: { name: 'unit-mocks', pool: 'threads', include: groups.unit.filter((f) => mocking.has(f)) },
+  },
+];
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'panel/src/**/*.test.ts'],
-    pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    // Vitest's default leaves a core idle on a 2-core machine (one worker fewer than the cores); most
+    // integration files wait on sockets, git and child processes, so every core gets a worker.
+    maxWorkers: 2,
+    projects: [
+      ...(only ? [] : unit),
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          pool: 'forks',
+          include: only ? groups.servers : groups.integration,
+          // Spawned `gaffer` commands run the build of the sources under test.
+          globalSetup: ['test/support/build-gaffer.ts'],
+        },
+      },
+    ],
   },
 });

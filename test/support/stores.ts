@@ -5,10 +5,11 @@
  * closing the previous one: that is an app restart on the same data.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { expect } from 'vitest';
 import { type Config, configWith } from '../../src/config.js';
 import { startEventBus } from '../../src/platform/bus/index.js';
 import { openStores } from '../../src/platform/cache/index.js';
@@ -36,7 +37,18 @@ export interface TestStores {
   dispose(): Promise<void>;
 }
 
+/**
+ * With GAFFER_TEST_STORE_LOG set, each test file that opens stores is named in that file, so CI can
+ * check that its PostgreSQL + Redis pass leaves none out (see test-groups.ts).
+ */
+function noteStoreUse(): void {
+  const log = process.env.GAFFER_TEST_STORE_LOG;
+  const file = expect.getState().testPath;
+  if (log && file) appendFileSync(log, `${file}\n`);
+}
+
 export async function createTestStores(): Promise<TestStores> {
+  noteStoreUse();
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-'));
   const suffix = randomBytes(6).toString('hex');
   const keyPrefix = `gaffer-test:${suffix}:`;
@@ -122,6 +134,7 @@ async function adminQuery(statement: string): Promise<void> {
  * `close()` removes it again.
  */
 export async function openTestDatabase(options: { embedded?: boolean } = {}): Promise<Database> {
+  noteStoreUse();
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-db-'));
   const stores = options.embedded ? undefined : testDatabaseUrl ? await createTestStores() : undefined;
   if (!stores) await seedPgliteDataDir(dataDir);
