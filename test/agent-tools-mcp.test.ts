@@ -22,10 +22,10 @@ import {
   type GatewayRoute,
   VERBS,
 } from '../src/modules/lifecycle/index.js';
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
-const nodeArgs = ['--import', 'tsx', MAIN, 'agent-tools'];
+const nodeArgs = [GAFFER_MAIN, 'agent-tools'];
 const TOKEN = 'a1b2c3d4e5f6-secret-token-value';
 const TASK_ID = '3f1c2b9e-8d4a-4c1e-9b7f-2a6d5e4c3b21';
 

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import { verifyToken } from '../src/platform/http/auth/tokens.js';
 import { startTestApp } from './support/app.js';
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 import { createTestStores, type TestStores } from './support/stores.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
 let stores: TestStores;
 let env: NodeJS.ProcessEnv;
@@ -45,7 +45,7 @@ afterAll(async () => {
   await stores.dispose();
 });
 
-const gaffer = (...args: string[]) => run('node', ['--import', 'tsx', MAIN, ...args], { env });
+const gaffer = (...args: string[]) => run(process.execPath, [GAFFER_MAIN, ...args], { env });
 const secret = () => readFileSync(join(stores.dataDir, 'auth-secret'), 'utf8').trim();
 
 describe('gaffer token <slug>', () => {
@@ -54,7 +54,7 @@ describe('gaffer token <slug>', () => {
     try {
       const fresh: NodeJS.ProcessEnv = { ...env, GAFFER_DATA_DIR: dataDir };
       delete fresh.GAFFER_DATABASE_URL;
-      const { stdout } = await run('node', ['--import', 'tsx', MAIN, 'token', 'ux-pm'], { env: fresh });
+      const { stdout } = await run(process.execPath, [GAFFER_MAIN, 'token', 'ux-pm'], { env: fresh });
       const pm = rosterMember('ux-pm');
       const key = readFileSync(join(dataDir, 'auth-secret'), 'utf8').trim();
       expect(verifyToken(key, stdout.trim(), { id: pm.id, role: 'cell_pm', team: 'ux_ui' }).ok).toBe(true);

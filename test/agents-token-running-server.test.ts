@@ -11,10 +11,10 @@ import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 import { createTestStores, type TestStores } from './support/stores.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -42,7 +42,7 @@ beforeAll(async () => {
     ...(stores.databaseUrl ? { GAFFER_DATABASE_URL: stores.databaseUrl } : {}),
     ...(stores.redisUrl ? { GAFFER_REDIS_URL: stores.redisUrl } : {}),
   };
-  server = spawn('node', ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  server = spawn(process.execPath, [GAFFER_MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout!.on('data', (chunk) => {
     output += chunk;
@@ -68,7 +68,7 @@ afterAll(async () => {
   await stores.dispose();
 });
 
-const gaffer = (...args: string[]) => run('node', ['--import', 'tsx', MAIN, ...args], { env });
+const gaffer = (...args: string[]) => run(process.execPath, [GAFFER_MAIN, ...args], { env });
 const asCeo = (path: string, init: RequestInit = {}) =>
   fetch(`${base}${path}`, {
     ...init,
@@ -135,7 +135,7 @@ describe('gaffer token <slug> while gaffer start runs', () => {
     'says what to do, in one line and a hint, when the directory is held and no server answers there',
     async () => {
       const elsewhere = String(await freePort());
-      const failure = await run('node', ['--import', 'tsx', MAIN, 'token', 'be-dev-1'], {
+      const failure = await run(process.execPath, [GAFFER_MAIN, 'token', 'be-dev-1'], {
         env: { ...env, GAFFER_PORT: elsewhere },
       }).catch((e) => e);
       expect(failure.code).toBe(1);

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -31,7 +31,7 @@ interface Outcome {
 }
 async function gaffer(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run('node', ['--import', 'tsx', MAIN, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [GAFFER_MAIN, ...args], {
       env: { ...env, ...extraEnv },
       timeout: 60_000,
     });

@@ -9,10 +9,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { configMarkdownTable } from '../src/config.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken, verifyToken } from '../src/platform/http/auth/tokens.js';
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 
 const run = promisify(execFile);
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
-const nodeArgs = ['--import', 'tsx', MAIN];
+const nodeArgs = [GAFFER_MAIN];
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -34,7 +34,7 @@ afterEach(async () => {
 
 /** Starts `gaffer start`, returns its stdout up to the login URL, then stops it with SIGTERM. */
 async function startAndStop(extraEnv: NodeJS.ProcessEnv): Promise<string> {
-  child = spawn('node', [...nodeArgs, 'start'], {
+  child = spawn(process.execPath, [...nodeArgs, 'start'], {
     env: { ...env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,7 +53,7 @@ async function startAndStop(extraEnv: NodeJS.ProcessEnv): Promise<string> {
 
 describe('gaffer CLI', () => {
   it('stops on an invalid variable with a one-line message naming it', async () => {
-    const failure = await run('node', [...nodeArgs, 'start'], {
+    const failure = await run(process.execPath, [...nodeArgs, 'start'], {
       env: { ...env, GAFFER_PORT: 'eighty' },
     }).catch((e) => e);
     expect(failure.code).toBe(1);
@@ -82,7 +82,7 @@ describe('gaffer CLI', () => {
     async () => {
       // util-linux `script` runs the command on a pseudo-terminal and copies what it prints to a file.
       const typescript = join(dataDir, 'terminal.txt');
-      const command = `node --import tsx ${MAIN} start`;
+      const command = `${process.execPath} ${GAFFER_MAIN} start`;
       child = spawn('script', ['-qfec', command, typescript], {
         env: { ...env, GAFFER_LOG_LEVEL: 'info' },
         stdio: ['pipe', 'ignore', 'ignore'],
@@ -105,17 +105,17 @@ describe('gaffer CLI', () => {
   );
 
   it('prints the configuration table', async () => {
-    const { stdout } = await run('node', [...nodeArgs, 'config'], { env });
+    const { stdout } = await run(process.execPath, [...nodeArgs, 'config'], { env });
     expect(stdout.trim()).toBe(configMarkdownTable());
   });
 
   it('prints the CEO token for the generated secret, and expiring tokens for other identities', async () => {
-    const { stdout } = await run('node', [...nodeArgs, 'token', 'ceo'], { env });
+    const { stdout } = await run(process.execPath, [...nodeArgs, 'token', 'ceo'], { env });
     const secret = readFileSync(join(dataDir, 'auth-secret'), 'utf8').trim();
     expect(stdout.trim()).toBe(staticToken(secret, CEO_IDENTITY));
 
     const agent = await run(
-      'node',
+      process.execPath,
       [...nodeArgs, 'token', 'be-dev-1', '--role', 'developer', '--team', 'backend', '--ttl', '600'],
       { env },
     );
@@ -125,12 +125,14 @@ describe('gaffer CLI', () => {
       subject: { id: 'be-dev-1', role: 'developer', team: 'backend' },
     });
 
-    const bad = await run('node', [...nodeArgs, 'token', 'x', '--role', 'wizard'], { env }).catch((e) => e);
+    const bad = await run(process.execPath, [...nodeArgs, 'token', 'x', '--role', 'wizard'], { env }).catch(
+      (e) => e,
+    );
     expect(bad.code).toBe(2);
   });
 
   it('starts, serves the probes and docs, prints a working panel login URL, and stops on SIGTERM', async () => {
-    child = spawn('node', [...nodeArgs, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [...nodeArgs, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (chunk) => {
       output += chunk;

@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-
-const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
+import { GAFFER_MAIN } from './support/gaffer-cli.js';
 
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;
@@ -40,7 +39,7 @@ describe('gaffer demo', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'gaffer-demo-'));
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GAFFER_')));
     const env = { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '0', GAFFER_LOG_LEVEL: 'warn' };
-    child = spawn('node', ['--import', 'tsx', MAIN, 'demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, [GAFFER_MAIN, 'demo'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (chunk) => {
       output += chunk;

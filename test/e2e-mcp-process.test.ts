@@ -10,21 +10,14 @@
  */
 
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessRuntime } from '../src/modules/runtime/index.js';
 import { apiClient, type ListeningCompany, startListeningCompany, waitForTaskStatus } from './support/e2e.js';
+import { GAFFER_COMMAND } from './support/gaffer-cli.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
 const AGENT_SCRIPT = join(REPO, 'test/fixtures/mcp-agent-e2e.mjs');
 const AGENT_COMMAND = `"${process.execPath}" "${AGENT_SCRIPT}" {mcp_config}`;
-/** `gaffer` from the sources (node + the tsx loader + main.ts): what the MCP config tells agents to run. */
-const GAFFER_FROM_SOURCES = [
-  process.execPath,
-  '--import',
-  pathToFileURL(join(REPO, 'node_modules/tsx/dist/loader.mjs')).href,
-  join(REPO, 'src/main.ts'),
-];
 const SLUGS = ['main-pm', 'be-pm', 'be-dev-1', 'be-qa', 'be-doc', 'be-pr-reviewer', 'pr-reviewer-1'];
 
 let company: ListeningCompany;
@@ -40,13 +33,13 @@ beforeAll(async () => {
     },
     (gaffer, platform) => {
       // Under vitest the app cannot find its own CLI (argv[1] is vitest's), so the process runtime is
-      // the configured one plus how to run `gaffer` from the sources — what `gaffer serve` works out.
+      // the configured one plus how to run the built `gaffer` — what `gaffer start` works out.
       gaffer.modules.runtime.supervisor.register(
         new ProcessRuntime({
           now: () => platform.clock.now(),
           killGraceSeconds: 2,
           providers: { custom: AGENT_COMMAND },
-          gafferCommand: GAFFER_FROM_SOURCES,
+          gafferCommand: [...GAFFER_COMMAND],
         }),
       );
     },

@@ -6,20 +6,11 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeAgents, writeFakeAgents } from '../src/modules/runtime/test-fake-agents.js';
 import { printed, type RuntimeTestApp, startRuntimeApp } from '../src/modules/runtime/test-runtime-app.js';
+import { GAFFER_COMMAND } from './support/gaffer-cli.js';
 
-const REPO = new URL('..', import.meta.url).pathname;
-/** `gaffer` from the sources: node with the tsx loader (an absolute URL, so any cwd works) and main.ts. */
-const GAFFER_FROM_SOURCES = [
-  process.execPath,
-  '--import',
-  pathToFileURL(join(REPO, 'node_modules/tsx/dist/loader.mjs')).href,
-  join(REPO, 'src/main.ts'),
-];
 const TASK_ID = '3f1c2b9e-8d4a-4c1e-9b7f-2a6d5e4c3b21';
 const ARGS = { task_id: TASK_ID, plan: 'Add the endpoint, then its tests', steps: ['endpoint', 'tests'] };
 
@@ -47,7 +38,7 @@ beforeAll(async () => {
   t = await startRuntimeApp({
     process: {
       providers: { mcp: fakes.template('mcp-agent.mjs', `{mcp_config} '${JSON.stringify(ARGS)}'`) },
-      gafferCommand: GAFFER_FROM_SOURCES,
+      gafferCommand: [...GAFFER_COMMAND],
     },
   });
 });

@@ -4,9 +4,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { GAFFER_MAIN } from './gaffer-cli.js';
 import type { ReleaseClient } from './release-world.js';
-
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
 export interface GafferProcess {
   base: string;
@@ -31,7 +30,7 @@ export async function startGaffer(
     GAFFER_LOG_LEVEL: 'warn',
     ...variables,
   };
-  const child: ChildProcess = spawn('node', ['--import', 'tsx', MAIN, 'start'], {
+  const child: ChildProcess = spawn(process.execPath, [GAFFER_MAIN, 'start'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,6 +1,6 @@
 /**
- * Real `gaffer start` processes for the scale-out suites: N children (node + tsx on src/main.ts, as
- * the CLI suites spawn it) on one PostgreSQL database and one Redis key prefix of this test run
+ * Real `gaffer start` processes for the scale-out suites: N children (node on the build, as the CLI
+ * suites spawn it) on one PostgreSQL database and one Redis key prefix of this test run
  * (from `createTestStores`), each on a free port with a data directory of its own and the same
  * auth secret. `start` waits until every replica's /ready answers 200; a replica can be killed
  * (SIGKILL, as a crash) and started again on the same port and data. With no PostgreSQL URL (the
@@ -16,9 +16,8 @@ import { join } from 'node:path';
 import { CEO_IDENTITY } from '../../src/platform/http/auth/identity.js';
 import { staticToken } from '../../src/platform/http/auth/tokens.js';
 import { identityHeaders } from './app.js';
+import { GAFFER_MAIN } from './gaffer-cli.js';
 import type { TestStores } from './stores.js';
-
-const MAIN = new URL('../../src/main.ts', import.meta.url).pathname;
 
 export async function freePort(): Promise<number> {
   const probe = createServer();
@@ -158,7 +157,7 @@ function replica(
     },
     async restart() {
       output = '';
-      const c = spawn('node', ['--import', 'tsx', MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const c = spawn(process.execPath, [GAFFER_MAIN, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       child = c;
       c.stdout!.on('data', (chunk) => {
         output += chunk;
