@@ -4,24 +4,25 @@
  * print the configuration table. Every command answers `--help`; a failure to start is one line
  * saying what to check (the stack trace only with --debug or GAFFER_LOG_LEVEL=debug).
  */
-import { runAgentTools } from './agent-tools/command.js';
 import { parseCommand, wantsHelp } from './cli/args.js';
 import { describeStartupFailure } from './cli/startup-failure.js';
-import { runToken, TokenLookupError } from './cli/token.js';
+import type { TokenLookupError } from './cli/token.js';
 import { COMMAND_USAGE, USAGE } from './cli/usage.js';
 import { type Config, ConfigError, configMarkdownTable, loadConfig } from './config.js';
-import { runDemo } from './demo/demo.js';
-import { loadOrCreateSecret, loginUrl, SecretFileError } from './platform/http/auth/index.js';
-import { openConfiguredDatabase, StartupError, startServer } from './server.js';
+import type { StartupError } from './server.js';
+
+// Each command loads only what it runs (an agent's `agent-tools` starts with every spawn).
+const server = () => import('./server.js');
+const auth = () => import('./platform/http/auth/index.js');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'agent-tools') {
-    if (!wantsHelp(rest)) return runAgentTools(rest);
+    if (!wantsHelp(rest)) return (await import('./agent-tools/command.js')).runAgentTools(rest);
     console.log(COMMAND_USAGE['agent-tools']);
     return 0;
   }
-  if (command === 'token') return runToken(() => loadConfig(), rest);
+  if (command === 'token') return (await import('./cli/token.js')).runToken(() => loadConfig(), rest);
   if (command !== undefined && command in COMMAND_USAGE) {
     const options: Record<string, { type: 'boolean' }> =
       command === 'config' ? { markdown: { type: 'boolean' } } : {};
@@ -32,15 +33,16 @@ async function main(argv: string[]): Promise<number> {
     case 'start':
       return start(loadConfig());
     case 'demo':
-      return runDemo(loadConfig());
+      return (await import('./demo/demo.js')).runDemo(loadConfig());
     case 'migrate': {
-      const database = await openConfiguredDatabase(loadConfig());
+      const database = await (await server()).openConfiguredDatabase(loadConfig());
       await database.close();
       console.log(`migrations applied (${database.kind})`);
       return 0;
     }
     case 'login-url': {
       const config = loadConfig();
+      const { loginUrl, loadOrCreateSecret } = await auth();
       console.log(loginUrl(config, loadOrCreateSecret(config), new Date()));
       return 0;
     }
@@ -65,10 +67,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function start(config: Config): Promise<number> {
-  const server = await startServer(config);
+  const [{ startServer }, { loginUrl }] = await Promise.all([server(), auth()]);
+  const running = await startServer(config);
   const shutdown = (signal: string) => {
-    server.app.log.info({ signal }, 'shutting down');
-    server.close().then(
+    running.app.log.info({ signal }, 'shutting down');
+    running.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
@@ -76,12 +79,12 @@ async function start(config: Config): Promise<number> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   const login = loginUrl(
-    config.publicUrl ? config : { ...config, publicUrl: server.url },
-    server.platform.secret,
+    config.publicUrl ? config : { ...config, publicUrl: running.url },
+    running.platform.secret,
     new Date(),
   );
   process.stdout.write(
-    `\nGaffer is running at ${server.url}\nOpen the panel: ${login}\nAPI docs: ${server.url}/docs\n\n`,
+    `\nGaffer is running at ${running.url}\nOpen the panel: ${login}\nAPI docs: ${running.url}/docs\n\n`,
   );
   return -1;
 }
@@ -90,12 +93,15 @@ async function start(config: Config): Promise<number> {
 function report(error: unknown, argv: string[]): void {
   const debug =
     argv.includes('--debug') || /^(debug|trace)$/i.test(process.env.GAFFER_LOG_LEVEL?.trim() ?? '');
+  // The lazily loaded modules' errors are told by name (each sets its own).
+  const named = (name: string) => error instanceof Error && error.name === name;
   if (error instanceof ConfigError) console.error(`gaffer: invalid configuration: ${error.message}`);
-  else if (error instanceof SecretFileError) console.error(`gaffer: ${error.message}`);
-  else if (error instanceof StartupError) console.error(`gaffer: ${describeStartupFailure(error)}`);
-  else if (error instanceof TokenLookupError)
-    console.error(`gaffer token: ${error.message}\n  hint: ${error.hint}`);
-  else
+  else if (named('SecretFileError')) console.error(`gaffer: ${(error as Error).message}`);
+  else if (named('StartupError')) console.error(`gaffer: ${describeStartupFailure(error as StartupError)}`);
+  else if (named('TokenLookupError')) {
+    const { message, hint } = error as TokenLookupError;
+    console.error(`gaffer token: ${message}\n  hint: ${hint}`);
+  } else
     console.error(
       `gaffer: ${(error as Error)?.message ?? String(error)}${debug ? '' : ' (--debug or GAFFER_LOG_LEVEL=debug shows the stack trace)'}`,
     );

@@ -7,16 +7,10 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { acceptedRoleNames, resolveRoute, toolsFor } from './catalogue.js';
+import { resolveRoute, toolsFor } from './catalogue.js';
 import { connectionFromEnv } from './connection.js';
 import { createAgentToolsServer } from './server.js';
-
-export const AGENT_TOOLS_USAGE = `usage: gaffer agent-tools --role <role>
-
-  Runs the MCP tool server of one role's gateway verbs on stdio. <role> is one of:
-  ${acceptedRoleNames().join(', ')}.
-  Environment: GAFFER_GATEWAY_URL, GAFFER_AGENT_ID, GAFFER_AGENT_ROLE (needed for --role board),
-  GAFFER_AGENT_TEAM, GAFFER_AGENT_TOKEN.`;
+import { AGENT_TOOLS_USAGE } from './usage.js';
 
 const fail = (message: string): number => {
   console.error(`gaffer agent-tools: ${message}\n\n${AGENT_TOOLS_USAGE}`);
