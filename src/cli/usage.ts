@@ -1,5 +1,5 @@
 /** The usage text of `gaffer` and of each of its commands (`gaffer <command> --help` prints it). */
-import { AGENT_TOOLS_USAGE } from '../agent-tools/command.js';
+import { AGENT_TOOLS_USAGE } from '../agent-tools/usage.js';
 
 export const USAGE = `usage: gaffer <command> [options]
 
