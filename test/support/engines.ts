@@ -1,8 +1,10 @@
 /**
  * An app booted with engine feature flags on. Flags apply at boot, so this persists them through
- * the settings store, then restarts the app on the same stores, as an operator would.
+ * the settings store first (the settings module alone on the same stores, as the panel suites do),
+ * then boots the app, as after an operator's restart.
  */
 import type { Config } from '../../src/config.js';
+import { createSettings } from '../../src/modules/settings/index.js';
 import type { Clock } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from './app.js';
 import { createTestStores, type TestStores } from './stores.js';
@@ -15,9 +17,10 @@ export async function startAppWithFlags(
 ): Promise<TestApp> {
   const ownsStores = !options.stores;
   const stores = options.stores ?? (await createTestStores());
-  const first = await startTestApp({ stores, config: options.config });
-  for (const flag of flags) await first.settings.service.set(flag, true, 'ceo');
-  await first.close();
+  const platform = await stores.platform({ config: options.config });
+  const settings = await createSettings({ platform, deps: {} });
+  for (const flag of flags) await settings.service.set(flag, true, 'ceo');
+  await platform.close();
   const app = await startTestApp({ stores, config: options.config, clock: options.clock });
   return {
     ...app,
