@@ -39,6 +39,9 @@ export default defineConfig({
     // Vitest's default leaves a core idle on a 2-core machine (one worker fewer than the cores); most
     // integration files wait on sockets, git and child processes, so every core gets a worker.
     maxWorkers: 2,
+    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache): a worker reads
+    // them instead of asking the main process, and CI's second pass starts warm.
+    experimental: { fsModuleCache: true },
     projects: [
       ...(only ? [] : unit),
       {
