@@ -36,8 +36,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
-    // Vitest's default leaves a core idle on a 2-core machine (one worker fewer than the cores); most
-    // integration files wait on sockets, git and child processes, so every core gets a worker.
+    // Vitest's default is one worker fewer than the cores, which left one of this 2-core machine's
+    // cores idle; a run keeps both busy (measured at 99 % CPU), so more workers would not help.
     maxWorkers: 2,
     // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache): a worker reads
     // them instead of asking the main process, and CI's second pass starts warm.
