@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { builtModules, runBuilt } from './test/support/run-built.js';
 import { testGroups } from './test/support/test-groups.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -12,8 +13,7 @@ const mocking = new Set(groups.mocking);
 
 /**
  * The unit files share a module graph per worker thread (imports were most of their time), except
- * the files that replace a module, which get one of their own. The integration files stay isolated:
- * what a file's servers and timers leave behind must not slow or break the next.
+ * the files that replace a module, which get one of their own.
  */
 const unit: TestProjectInlineConfiguration[] = [
   {
@@ -31,6 +31,35 @@ const unit: TestProjectInlineConfiguration[] = [
   },
 ];
 
+/**
+ * The integration files stay isolated: what a file's servers and timers leave behind must not slow
+ * or break the next. They run the build of the sources (run-built.ts) — except the few that replace
+ * a module, which only the module runner can do.
+ */
+const integrationFiles = only ? groups.servers : groups.integration;
+const integration: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    plugins: [runBuilt(root)],
+    test: {
+      name: 'integration',
+      pool: 'forks',
+      include: integrationFiles.filter((f) => !mocking.has(f)),
+      server: { deps: { external: [builtModules(root)] } },
+      // dist/ is emitted before any file runs; spawned `gaffer` commands run it too.
+      globalSetup: ['test/support/build-gaffer.ts'],
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'integration-mocks',
+      pool: 'forks',
+      include: integrationFiles.filter((f) => mocking.has(f)),
+    },
+  },
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -42,18 +71,6 @@ export default defineConfig({
     // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache): a worker reads
     // them instead of asking the main process, and CI's second pass starts warm.
     experimental: { fsModuleCache: true },
-    projects: [
-      ...(only ? [] : unit),
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          pool: 'forks',
-          include: only ? groups.servers : groups.integration,
-          // Spawned `gaffer` commands run the build of the sources under test.
-          globalSetup: ['test/support/build-gaffer.ts'],
-        },
-      },
-    ],
+    projects: [...(only ? [] : unit), ...integration],
   },
 });

@@ -2,7 +2,7 @@
  * Builds the panel (panel/ → dist/panel) with Vite. `npm start` and `npm run build` run it without
  * flags: it builds only when the panel's sources changed since the last build (a hash of every
  * file under panel/ plus the lockfile, kept in dist/panel/.build-stamp). `npm run build:panel`
- * passes --force. The browser tests call `buildPanelIfStale` before they start a server.
+ * passes --force. The integration suites' global setup calls `buildPanelIfStale` before any file runs.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -18,6 +18,7 @@ import { registerOpenApi } from './platform/http/openapi.js';
 import { registerPanelStatic } from './platform/http/panel-static.js';
 import { registerProbes } from './platform/http/probes.js';
 import { requestLogger } from './platform/http/request-logger.js';
+import { serializerCompiler } from './platform/http/serialization.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createScheduler, registerSchedulerMetrics, type Scheduler } from './platform/scheduler/index.js';
 
@@ -71,6 +72,7 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  app.setSerializerCompiler(serializerCompiler());
   // The platform every module (and the scheduler) is handed: the stores and the app's logger.
   const platform: Platform = { ...stores, log: app.log };
 

@@ -4,7 +4,7 @@
  * CEO confirms and the task exists, routed to the main PM; a second stream replays the turns; stop
  * and idle reaping end a session (messages then 409); without a provider, start is a 409.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeClock } from '../src/platform/clock.js';
 import { insertProject } from './fixtures-task-rows.js';
 import { json, startTestApp, type TestApp } from './support/app.js';
@@ -132,6 +132,44 @@ describe('intake interviewer live chat', () => {
     expect(kinds).toContain('draft');
     expect(reload.events.find((e) => e.event === 'text')?.data.text).toBe('Who needs the export?');
     reload.close();
+  });
+
+  it('shows a reply once to a stream that attaches while the reply is being written', async () => {
+    // The worst moment to attach: the stream has started, and the reply's text is written as a turn
+    // while the attaching stream reads the persisted ones.
+    const store = t.modules.prompter.chat.bridge.store;
+    const append = store.append.bind(store);
+    const turns = store.turns.bind(store);
+    let textWritten!: () => void;
+    const written = new Promise<void>((resolve) => {
+      textWritten = resolve;
+    });
+    vi.spyOn(store, 'append').mockImplementation(async (...args) => {
+      const turn = await append(...args);
+      if (args[1] === 'text') textWritten();
+      return turn;
+    });
+    fake.script({ kind: 'reply', text: ['Got it.', ' Here is', ' a draft.'], chunkDelayMs: 30 });
+    const mark = first.events.length;
+    expect((await post(`${LIVE}/${sid}/messages`, { text: 'Any format is fine.' })).statusCode).toBe(202);
+    await first.waitFor((e) => e.event === 'text_delta', 5000, mark);
+    vi.spyOn(store, 'turns').mockImplementationOnce(async (id) => {
+      await written;
+      return turns(id);
+    });
+    const late = await stream(sid);
+    await late.waitFor((e) => e.event === 'turn_end');
+    vi.restoreAllMocks();
+
+    const lastUser = late.events.findLastIndex((e) => e.event === 'user');
+    expect(late.events[lastUser]?.data.text).toBe('Any format is fine.');
+    const shown = late.events
+      .slice(lastUser)
+      .filter((e) => e.event === 'text' || e.event === 'text_delta')
+      .map((e) => e.data.text)
+      .join('');
+    expect(shown).toBe('Got it. Here is a draft.');
+    late.close();
   });
 
   it('confirms the draft with edits: the task exists, routed to the main PM', async () => {

@@ -22,7 +22,7 @@ describe(`storage on ${testDatabaseUrl ? 'PostgreSQL' : 'PGlite'}`, () => {
   afterEach(async () => stores?.dispose());
 
   it('applies the migrations at open, and opening again is a no-op', async () => {
-    stores = await createTestStores();
+    stores = await createTestStores({ empty: true });
     const first = await tables(stores);
     expect(first).toEqual(expect.arrayContaining(['auth_sessions', 'leases', 'settings']));
     expect(await tables(stores)).toEqual(first);

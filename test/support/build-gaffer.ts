@@ -1,14 +1,17 @@
 /**
- * Vitest global setup of the integration suites: builds dist/ from the sources (the TypeScript
- * compiler's emit without its type check, which `npm run typecheck` does) before any file runs, so
- * every spawned `gaffer` (test/support/gaffer-cli.ts) runs the code under test.
+ * Vitest global setup of the integration suites: builds what they run before any file starts —
+ * dist/ from the sources (the TypeScript compiler's emit without its type check, which
+ * `npm run typecheck` does), which the files load (run-built.ts) and every spawned `gaffer`
+ * (gaffer-cli.ts) runs; and the panel (dist/panel) when its sources changed, which the app serves
+ * at `/` (the browser tests, and the suites that request every route, `/` included).
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildPanelIfStale } from '../../scripts/build-panel.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-export default function buildGaffer(): void {
+export default async function buildGaffer(): Promise<void> {
   execFileSync(
     process.execPath,
     [
@@ -21,4 +24,5 @@ export default function buildGaffer(): void {
     ],
     { cwd: root, stdio: 'inherit' },
   );
+  await buildPanelIfStale();
 }

@@ -1,8 +1,9 @@
 /**
- * Real stores for tests. PGlite in a temp directory by default; a fresh PostgreSQL database per
- * test when GAFFER_TEST_DATABASE_URL is set; Redis (with a key prefix of its own) when
- * GAFFER_TEST_REDIS_URL is set, else the in-process cache. `platform()` may be called again after
- * closing the previous one: that is an app restart on the same data.
+ * Real stores for tests, made from migrated templates (store-templates.ts): PGlite in a temp
+ * directory by default; a fresh PostgreSQL database per test when GAFFER_TEST_DATABASE_URL is set;
+ * Redis (with a key prefix of its own) when GAFFER_TEST_REDIS_URL is set, else the in-process cache.
+ * `platform()` may be called again after closing the previous one: that is an app restart on the
+ * same data.
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { Platform } from '../../src/platform/context.js';
 import { type Database, openDatabase } from '../../src/platform/db/client.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import { seedPgliteDataDir } from './pglite-template.js';
+import { createMigratedDatabase, seedPgliteDataDir } from './store-templates.js';
 
 export const testDatabaseUrl = process.env.GAFFER_TEST_DATABASE_URL || undefined;
 export const testRedisUrl = process.env.GAFFER_TEST_REDIS_URL || undefined;
@@ -47,7 +48,8 @@ function noteStoreUse(): void {
   if (log && file) appendFileSync(log, `${file}\n`);
 }
 
-export async function createTestStores(): Promise<TestStores> {
+/** `empty`: no migrated template; the first open creates and migrates the database itself. */
+export async function createTestStores(options: { empty?: boolean } = {}): Promise<TestStores> {
   noteStoreUse();
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-'));
   const suffix = randomBytes(6).toString('hex');
@@ -56,11 +58,12 @@ export async function createTestStores(): Promise<TestStores> {
   let databaseName: string | undefined;
   if (testDatabaseUrl) {
     databaseName = `gaffer_test_${suffix}`;
-    await adminQuery(`create database ${databaseName}`);
+    if (options.empty) await adminQuery(`create database ${databaseName}`);
+    else await createMigratedDatabase(testDatabaseUrl, databaseName);
     const url = new URL(testDatabaseUrl);
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
-  } else {
+  } else if (!options.empty) {
     await seedPgliteDataDir(dataDir);
   }
   const open: TestPlatform[] = [];

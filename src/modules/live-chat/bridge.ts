@@ -60,7 +60,11 @@ export interface StreamListener {
 interface LivePart {
   listeners: Set<StreamListener>;
   busy: boolean;
+  /** The text of the round being streamed, until it is persisted as a `text` turn. */
   partial: string;
+  /** That turn's write while it runs, and how many such writes began: a stream attaching waits them out. */
+  saving: Promise<unknown> | null;
+  saves: number;
   abort: AbortController | null;
 }
 
@@ -183,14 +187,28 @@ export class LiveChatBridge {
     const buffered: ChatEvent[] = [];
     const buffering: StreamListener = { send: (e) => buffered.push(e), close: () => undefined };
     live.listeners.add(buffering);
+    // What happens while the stored part is read is buffered, and from the buffer's end on the
+    // listener hears everything: nothing is lost between them. The streamed text is in the persisted
+    // turns or in `partial`, never both nor neither: the turns are read again if a round's text was
+    // written meanwhile.
+    let turns: Turn[];
+    let fresh: SessionRow | null;
+    for (;;) {
+      while (live.saving) await live.saving.catch(() => undefined);
+      const saves = live.saves;
+      turns = await this.store.turns(id);
+      fresh = await this.store.find(id);
+      if (live.saves === saves) break;
+    }
     const partial = live.partial || (this.remote.get(id)?.partial ?? '');
-    const turns = await this.store.turns(id);
     live.listeners.delete(buffering);
     for (const turn of turns) listener.send(replayEvent(turn));
     const lastSeq = turns.at(-1)?.seq ?? 0;
     if (partial) listener.send({ event: 'text_delta', data: { text: partial } });
-    for (const event of buffered) if (event.id === undefined || event.id > lastSeq) listener.send(event);
-    const fresh = await this.store.find(id);
+    // The deltas streamed while the turns were read are in `partial` already.
+    for (const event of buffered)
+      if (event.event !== 'text_delta' && (event.id === undefined || event.id > lastSeq))
+        listener.send(event);
     listener.send({
       event: 'ready',
       data: { status: fresh?.status ?? row.status, busy: this.busy(id), turns: turns.length },
@@ -223,7 +241,7 @@ export class LiveChatBridge {
   private liveOf(id: string): LivePart {
     let live = this.live.get(id);
     if (!live) {
-      live = { listeners: new Set(), busy: false, partial: '', abort: null };
+      live = { listeners: new Set(), busy: false, partial: '', saving: null, saves: 0, abort: null };
       this.live.set(id, live);
     }
     return live;
@@ -304,7 +322,15 @@ export class LiveChatBridge {
             calls.push({ id: event.id, name: event.name, input: event.input });
           }
         }
-        if (live.partial) await this.store.append(id, 'text', { text: live.partial });
+        if (live.partial) {
+          live.saves++;
+          live.saving = this.store.append(id, 'text', { text: live.partial });
+          try {
+            await live.saving;
+          } finally {
+            live.saving = null;
+          }
+        }
         live.partial = '';
         if (calls.length === 0) break;
         for (const call of calls) await this.answerTool(session, call);

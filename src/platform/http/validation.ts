@@ -28,11 +28,39 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+/**
+ * Route schemas compiled once per process, keyed by their JSON (a route registration builds its
+ * schema objects anew): every route answering the same error shapes shares one compiled function,
+ * and a second app in the process (tests, the demo) compiles nothing again. Compiling was most of
+ * the time an app took to become ready.
+ */
+export function compiledOnce<F>(compile: (schema: object) => F): (schema: object) => F {
+  const compiled = new Map<string, F>();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let done = compiled.get(key);
+    if (done === undefined) {
+      done = compile(schema);
+      compiled.set(key, done);
+    }
+    return done;
+  };
+}
+
+/** Bodies are checked strictly; path, query and header values (text) are coerced. */
+let httpValidators: Record<'body' | 'text', (schema: object) => ValidateFunction> | undefined;
+
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const strict = makeAjv({ coerceTypes: false });
-  const coercing = makeAjv({ coerceTypes: 'array' });
-  return ({ schema, httpPart }) =>
-    refusingNul((httpPart === 'body' ? strict : coercing).compile(schema as object));
+  if (!httpValidators) {
+    const strict = makeAjv({ coerceTypes: false });
+    const coercing = makeAjv({ coerceTypes: 'array' });
+    httpValidators = {
+      body: compiledOnce((schema) => refusingNul(strict.compile(schema))),
+      text: compiledOnce((schema) => refusingNul(coercing.compile(schema))),
+    };
+  }
+  const { body, text } = httpValidators;
+  return ({ schema, httpPart }) => (httpPart === 'body' ? body : text)(schema as object);
 }
 
 /** Wraps an ajv validator so that a NUL anywhere in the (coerced) value fails it too. */

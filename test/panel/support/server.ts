@@ -1,9 +1,8 @@
 /**
- * A real Gaffer for the browser tests: the built panel (built once here when its sources changed),
+ * A real Gaffer for the browser tests: the built panel (built by the integration suites' global setup),
  * the whole app listening on a free port with a temp data dir (the listening company of the e2e
  * suites, project `shop` on a bare git remote), a CEO API client and fresh login links.
  */
-import { buildPanelIfStale } from '../../../scripts/build-panel.js';
 import type { Config } from '../../../src/config.js';
 import { createSettings, type FlagKey } from '../../../src/modules/settings/index.js';
 import { loginUrl } from '../../../src/platform/http/auth/login-page.js';
@@ -21,7 +20,6 @@ export async function startPanelServer(
   config: Partial<Config> = {},
   options: { flags?: readonly FlagKey[] } = {},
 ): Promise<PanelServer> {
-  await buildPanelIfStale();
   const company = await startListeningCompany(
     'gaffer-panel-',
     { dispatchEnabled: false, ...config },
