@@ -144,6 +144,8 @@ describe.skipIf(!chromiumAvailable)('usage and rate limits in the panel', () => 
   it('with the socket blocked, says Polling and still updates usage and the banner', async () => {
     const blocked = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     await blocked.routeWebSocket(/\/ws\//, (ws) => ws.close());
+    // The page's clock runs as usual, and is moved on to the next polls instead of waiting for them.
+    await blocked.clock.install();
     const polled = await blocked.newPage();
     await signIn(polled, server);
     await polled.goto(`${server.base}/usage`);
@@ -152,10 +154,12 @@ describe.skipIf(!chromiumAvailable)('usage and rate limits in the panel', () => 
 
     await reportUsage('fe-dev-1', 'claude-haiku-4', 10_000, 500, 0.05);
     await rateLimits().report({ kind: 'rate_limited', provider: 'openrouter', retryAfterSeconds: 900 });
-    await polled.getByTestId('usage-cost').filter({ hasText: '$2.00' }).waitFor({ timeout: 75_000 });
-    await polled.getByTestId('rate-limit-banner-openrouter').waitFor({ timeout: 75_000 });
+    // Usage is polled every 30 s while the socket is down, the parked providers every 15 s.
+    await polled.clock.fastForward(30_000);
+    await polled.getByTestId('usage-cost').filter({ hasText: '$2.00' }).waitFor();
+    await polled.getByTestId('rate-limit-banner-openrouter').waitFor();
     expect(await polled.getByTestId('connection-state').innerText()).toBe('Polling');
     await screenshot(polled, 'usage-polling');
     await blocked.close();
-  }, 180_000);
+  });
 });
