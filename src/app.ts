@@ -93,7 +93,12 @@ export async function buildApp(stores: PlatformStores, options: BuildOptions = {
   registerProbes(app, platform);
   registerPanelStatic(app, options.panelDir);
 
-  const scheduler = createScheduler({ db: platform.database.db, locks: platform.locks, log: platform.log });
+  const scheduler = createScheduler({
+    db: platform.database.db,
+    locks: platform.locks,
+    log: platform.log,
+    leaseTtlMs: config.loopLeaseSeconds * 1000,
+  });
   registerSchedulerMetrics(app.metrics, scheduler);
   app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());

@@ -211,6 +211,13 @@ export const settings = {
     (v) => (/^[\w:.-]{1,64}$/.test(v) ? null : 'letters, digits, _ : . - only (at most 64)'),
   ),
   readyTimeoutMs: int('GAFFER_READY_TIMEOUT_MS', 2000, 50, 60_000, 'Per-check timeout of the /ready probe.'),
+  loopLeaseSeconds: int(
+    'GAFFER_LOOP_LEASE_SECONDS',
+    30,
+    3,
+    600,
+    'Lease of a background loop (engines, sweeps), renewed every third of it while the holder lives: when a replica dies, another takes its loops over within this time.',
+  ),
   // ── Auth ────────────────────────────────────────────────────────────────────────────────
   authSecret: optionalStr(
     'GAFFER_AUTH_SECRET',

@@ -36,7 +36,10 @@ describe(`CI-watch on ${COUNT} gaffer start process(es), the sweeping one SIGKIL
     const setup = await startTestApp({ stores });
     await setup.settings.service.set('ci_watch', true, 'ceo');
     await setup.close();
-    cluster = await startReplicas(COUNT, stores, { env: { GAFFER_CI_WATCH_INTERVAL_SECONDS: '2' } });
+    // A short loop lease: the survivors take the dead one's loop over within 6 s, not 30.
+    cluster = await startReplicas(COUNT, stores, {
+      env: { GAFFER_CI_WATCH_INTERVAL_SECONDS: '2', GAFFER_LOOP_LEASE_SECONDS: '6' },
+    });
     replicas = cluster.replicas;
   }, 120_000);
   afterAll(async () => {
