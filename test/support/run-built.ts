@@ -1,8 +1,9 @@
 /**
  * Integration files run the build of the sources (dist/, emitted by build-gaffer.ts before any file
  * runs) instead of the sources through Vitest's module runner: every import of a module under src/
- * resolves to its emitted twin, which Node loads natively (`server.deps.external`). Loading the
- * whole server that way takes a quarter of the time, and each isolated file loads it again.
+ * resolves to its emitted twin, which Node loads natively (`server.deps.external`). Each isolated
+ * file loads the whole server again: natively that took 1.7 s a file here, through the runner 2.6 s
+ * with its transform cache warm and 5.8 s cold.
  * Test files and test helpers under src/ (not emitted) still run through the runner; what they
  * import resolves to dist/ like every other import, so one copy of each module is loaded.
  */
