@@ -204,11 +204,12 @@ export class LiveChatBridge {
     live.listeners.delete(buffering);
     for (const turn of turns) listener.send(replayEvent(turn));
     const lastSeq = turns.at(-1)?.seq ?? 0;
-    if (partial) listener.send({ event: 'text_delta', data: { text: partial } });
-    // The deltas streamed while the turns were read are in `partial` already.
+    // What was sent while they were read, then the text of the round streaming now: it began after
+    // all of that, and the deltas it streamed meanwhile are in `partial`.
     for (const event of buffered)
       if (event.event !== 'text_delta' && (event.id === undefined || event.id > lastSeq))
         listener.send(event);
+    if (partial) listener.send({ event: 'text_delta', data: { text: partial } });
     listener.send({
       event: 'ready',
       data: { status: fresh?.status ?? row.status, busy: this.busy(id), turns: turns.length },
