@@ -197,7 +197,9 @@ describe('scheduler', () => {
   it('aborts an in-flight pass when its hold turns into an interrupting one', async () => {
     const blocking = blockingRun();
     let hold: Hold | null = null;
-    const scheduler = schedulerOn(platform, 300);
+    // The watchdog re-asks the hold every third of the lease; a lease long enough that a loaded
+    // machine's pauses never lose it, so the pass ends for the hold's reason.
+    const scheduler = schedulerOn(platform, 1_500);
     scheduler.register(loop({ run: blocking.run, hold: async () => hold }));
     const pass = scheduler.runNow('test.loop');
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
@@ -208,12 +210,22 @@ describe('scheduler', () => {
   it('lets a draining hold finish the in-flight pass', async () => {
     const blocking = blockingRun();
     let hold: Hold | null = null;
-    const scheduler = schedulerOn(platform, 150);
-    scheduler.register(loop({ run: blocking.run, hold: async () => hold }));
+    let asked = 0;
+    const scheduler = schedulerOn(platform, 1_500);
+    scheduler.register(
+      loop({
+        run: blocking.run,
+        hold: async () => {
+          asked += 1;
+          return hold;
+        },
+      }),
+    );
     const pass = scheduler.runNow('test.loop');
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
     hold = { reason: 'maintenance pause on engines (drain)', interrupt: false };
-    await new Promise((resolve) => setTimeout(resolve, 300)); // a few watchdog rounds
+    const before = asked;
+    await until(() => asked >= before + 3, 'a few watchdog rounds that see the draining hold');
     blocking.release();
     expect(await pass).toEqual({ status: 'succeeded' });
     expect(await scheduler.runNow('test.loop')).toMatchObject({ status: 'held' });
