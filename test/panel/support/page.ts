@@ -26,7 +26,23 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Every element an ARIA attribute names by id exists (the page is not mid-render); run in the page. */
+const ARIA_REFERENCES_RESOLVE = `(() => {
+  const names = ['aria-activedescendant', 'aria-controls', 'aria-labelledby', 'aria-describedby'];
+  return [...document.querySelectorAll(names.map((name) => '[' + name + ']').join(','))].every((element) =>
+    names.every((name) =>
+      (element.getAttribute(name) || '').split(/\\s+/).every((id) => !id || document.getElementById(id) !== null),
+    ),
+  );
+})()`;
+
+/**
+ * Axe on the settled page: a list re-rendering after a search may point an ARIA reference at an
+ * element that is gone for a frame, so the pass waits (a few seconds at most) until every reference
+ * resolves; one that never does is then axe's violation like any other.
+ */
 export async function expectAccessible(page: Page): Promise<void> {
+  await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
