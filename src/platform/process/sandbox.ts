@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { lstatSync, readlinkSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 export interface SandboxPaths {
   /** Read-write and the working directory: the task's worktree (or the clone a command updates). */
@@ -141,11 +141,6 @@ export function sandboxArgv(paths: SandboxPaths, argv: readonly string[], bwrap 
     '--',
     ...argv,
   ];
-}
-
-/** The install directory of the running Node (its `bin/`'s parent), for a tool server run inside. */
-export function nodeInstallRoot(): string {
-  return dirname(dirname(process.execPath));
 }
 
 export type SandboxProbe = { ok: true } | { ok: false; reason: string };
