@@ -140,6 +140,24 @@ function cidrList(env: string, defaultValue: string[], description: string): Set
   };
 }
 
+/** Comma-separated absolute file-system paths. */
+function fsPathList(env: string, description: string): Setting<string[]> {
+  return {
+    env,
+    defaultValue: [],
+    description: `${description} Comma-separated absolute paths.`,
+    parse(raw) {
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = items.find((item) => !item.startsWith('/') || item === '/');
+      if (bad) throw new ConfigError(env, `"${bad}" is not an absolute path below "/"`);
+      return items.map((item) => resolve(item));
+    },
+  };
+}
+
 /** Comma-separated URL path prefixes, each starting with "/". */
 function pathList(env: string, defaultValue: string[], description: string): Setting<string[]> {
   return {
@@ -583,6 +601,16 @@ export const settings = {
     'GAFFER_AGENT_COMMAND_CUSTOM',
     'Command template of the `custom` agent provider, e.g. `my-agent --prompt-file {prompt_file} --mcp {mcp_config}` ' +
       '(placeholders {prompt}, {prompt_file}, {mcp_config}, {model}, {workspace}; split with shell-word rules, run without a shell).',
+  ),
+  agentSandbox: oneOf(
+    'GAFFER_AGENT_SANDBOX',
+    'on',
+    ['on', 'off'] as const,
+    "Run every agent CLI and dependency-update command in a bubblewrap sandbox (needs `bwrap`). `off` lets agents read the server's secrets and data; /health, the startup line and the panel say so.",
+  ),
+  agentSandboxRead: fsPathList(
+    'GAFFER_AGENT_SANDBOX_READ',
+    'Directories (or files) every sandboxed agent may also read, for a CLI installed outside /usr (say ~/.local/lib/node_modules).',
   ),
   agentPassEnv: str(
     'GAFFER_AGENT_PASS_ENV',

@@ -83,8 +83,12 @@ async function start(config: Config): Promise<number> {
     running.platform.secret,
     new Date(),
   );
+  const { agentSandbox, sandboxWarnings } = await import('./platform/process/index.js');
+  const [warning] = sandboxWarnings(await agentSandbox(config).state());
+  const agents = warning ? `WARNING: ${warning}` : 'Agents run sandboxed (bubblewrap).';
+  if (warning) running.app.log.warn(warning);
   process.stdout.write(
-    `\nGaffer is running at ${running.url}\nOpen the panel: ${login}\nAPI docs: ${running.url}/docs\n\n`,
+    `\nGaffer is running at ${running.url}\nOpen the panel: ${login}\nAPI docs: ${running.url}/docs\n${agents}\n\n`,
   );
   return -1;
 }

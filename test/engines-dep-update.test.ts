@@ -132,6 +132,9 @@ describe('dependency-update bot', () => {
   let t: TestApp;
   const d = driver(() => t);
   const config: Partial<Config> = {
+    // The bot's own rules, with a tool that records each run to a file of the test's; the
+    // command's sandbox (no such writes) is proven by the sandbox attack suite.
+    agentSandbox: 'off',
     depUpdateMaxPerCycle: 10,
     depUpdateMaxOpenTasks: 3,
     depUpdateTimeoutSeconds: 60,
@@ -328,7 +331,7 @@ describe('dependency-update bot caps and timeout', () => {
     let capped: TestApp | undefined;
     try {
       capped = await startAppWithFlags(['dep_update'], {
-        config: { depUpdateMaxPerCycle: 1, depUpdateMaxOpenTasks: 2 },
+        config: { agentSandbox: 'off', depUpdateMaxPerCycle: 1, depUpdateMaxOpenTasks: 2 },
       });
       const d = driver(() => capped!);
       const first = await d.project({ command: cmd('write package-lock.json a') });
@@ -360,7 +363,9 @@ describe('dependency-update bot caps and timeout', () => {
   it('kills a command that outlives its timeout and opens nothing', async () => {
     let timed: TestApp | undefined;
     try {
-      timed = await startAppWithFlags(['dep_update'], { config: { depUpdateTimeoutSeconds: 1 } });
+      timed = await startAppWithFlags(['dep_update'], {
+        config: { agentSandbox: 'off', depUpdateTimeoutSeconds: 1 },
+      });
       const d = driver(() => timed!);
       const pids = join(scratch, 'timeout-pids.json');
       const slow = await d.project({ command: cmd('write package-lock.json changed', `hang ${pids}`) });

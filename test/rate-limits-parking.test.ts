@@ -51,7 +51,10 @@ beforeAll(async () => {
   fake = await startFakeLlm();
   t = await startDispatchApp({
     clock,
-    config: { agentCommandCustom: `"${process.execPath}" "${join(dir, 'agent.mjs')}" {agent_slug}` },
+    config: {
+      agentCommandCustom: `"${process.execPath}" "${join(dir, 'agent.mjs')}" {agent_slug}`,
+      agentSandboxRead: [dir],
+    },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();

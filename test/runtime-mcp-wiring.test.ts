@@ -35,12 +35,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => gateway.listen(0, '127.0.0.1', done));
   gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-  t = await startRuntimeApp({
-    process: {
-      providers: { mcp: fakes.template('mcp-agent.mjs', `{mcp_config} '${JSON.stringify(ARGS)}'`) },
-      gafferCommand: [...GAFFER_COMMAND],
+  t = await startRuntimeApp(
+    {
+      process: {
+        providers: { mcp: fakes.template('mcp-agent.mjs', `{mcp_config} '${JSON.stringify(ARGS)}'`) },
+        gafferCommand: [...GAFFER_COMMAND],
+      },
     },
-  });
+    { agentSandboxRead: [fakes.dir] },
+  );
 });
 afterAll(async () => {
   await t?.close();

@@ -23,23 +23,26 @@ let runRoot: string;
 beforeAll(async () => {
   fakes = writeFakeAgents();
   runRoot = mkdtempSync(join(tmpdir(), 'gaffer-runs-'));
-  t = await startRuntimeApp({
-    process: {
-      providers: { report: fakes.template('report.mjs', '--model {model}') },
-      gafferCommand: ['/opt/node/bin/node', '/opt/gaffer/dist/main.js'],
-      runRoot,
-      modelRoute: async (agent) =>
-        agent.role === 'developer'
-          ? {
-              provider: 'gw',
-              kind: 'anthropic',
-              model: 'routed-model',
-              baseUrl: 'http://127.0.0.1:1',
-              apiKey: KEY,
-            }
-          : { provider: 'local', kind: 'openai', model: 'qa-model', baseUrl: null, apiKey: KEY },
+  t = await startRuntimeApp(
+    {
+      process: {
+        providers: { report: fakes.template('report.mjs', '--model {model}') },
+        gafferCommand: ['/opt/node/bin/node', '/opt/gaffer/dist/main.js'],
+        runRoot,
+        modelRoute: async (agent) =>
+          agent.role === 'developer'
+            ? {
+                provider: 'gw',
+                kind: 'anthropic',
+                model: 'routed-model',
+                baseUrl: 'http://127.0.0.1:1',
+                apiKey: KEY,
+              }
+            : { provider: 'local', kind: 'openai', model: 'qa-model', baseUrl: null, apiKey: KEY },
+      },
     },
-  });
+    { agentSandboxRead: [fakes.dir] },
+  );
 });
 afterAll(async () => {
   await t?.runtime.supervisor.stopAll({ graceful: false });

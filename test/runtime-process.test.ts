@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitInfo } from '../src/modules/runtime/index.js';
 import {
   eventually,
+  grandchildPid,
   type FakeAgents,
   isAlive,
   writeFakeAgents,
@@ -32,31 +33,34 @@ let runRoot: string;
 beforeAll(async () => {
   fakes = writeFakeAgents();
   runRoot = mkdtempSync(join(tmpdir(), 'gaffer-runs-'));
-  t = await startRuntimeApp({
-    process: {
-      providers: {
-        report: fakes.template(
-          'report.mjs',
-          `{prompt} --prompt-file={prompt_file} 'two words' "say \\"hi\\"" --mcp {mcp_config} ` +
-            `--model {model} '$HOME; rm -rf {{workspace}}' --cwd={workspace}`,
-        ),
-        lines: fakes.template('lines.mjs', '20 2'),
-        stubborn: fakes.template('stubborn.mjs'),
-        polite: fakes.template('polite.mjs'),
-        fail: fakes.template('fail.mjs'),
-        missing: 'gaffer-no-such-agent-cli -p {prompt}',
-      },
-      gafferCommand: GAFFER_COMMAND,
-      // Long on purpose: a kill that waited for it would time the test out.
-      killGraceSeconds: 60,
-      runRoot,
-      serverEnv: {
-        ...process.env,
-        GAFFER_AUTH_SECRET: 'the-server-secret-0123456789abcdef0123',
-        GAFFER_DATABASE_URL: 'postgres://gaffer:pw@db/gaffer',
+  t = await startRuntimeApp(
+    {
+      process: {
+        providers: {
+          report: fakes.template(
+            'report.mjs',
+            `{prompt} --prompt-file={prompt_file} 'two words' "say \\"hi\\"" --mcp {mcp_config} ` +
+              `--model {model} '$HOME; rm -rf {{workspace}}' --cwd={workspace}`,
+          ),
+          lines: fakes.template('lines.mjs', '20 2'),
+          stubborn: fakes.template('stubborn.mjs'),
+          polite: fakes.template('polite.mjs'),
+          fail: fakes.template('fail.mjs'),
+          missing: 'gaffer-no-such-agent-cli -p {prompt}',
+        },
+        gafferCommand: GAFFER_COMMAND,
+        // Long on purpose: a kill that waited for it would time the test out.
+        killGraceSeconds: 60,
+        runRoot,
+        serverEnv: {
+          ...process.env,
+          GAFFER_AUTH_SECRET: 'the-server-secret-0123456789abcdef0123',
+          GAFFER_DATABASE_URL: 'postgres://gaffer:pw@db/gaffer',
+        },
       },
     },
-  });
+    { agentSandboxRead: [fakes.dir] },
+  );
 });
 afterAll(async () => {
   // Whatever a failed test left running goes now, not after the long grace.
@@ -99,7 +103,12 @@ async function runToEnd(
   return { exit, runId: agent.runId };
 }
 
-const grandchildOf = (agentId: string) => Number(/ready (\d+)/.exec(printed(t.events, agentId))?.[1]);
+/** The host pid of the grandchild the agent started (sandboxed, the pid it prints is its namespace's). */
+const grandchildOf = (slug: string) => {
+  const pid = grandchildPid(slug);
+  if (pid === null) throw new Error(`no grandchild of ${slug} runs`);
+  return pid;
+};
 const waitForReady = (agentId: string) => eventually(() => /ready \d+\n/.test(printed(t.events, agentId)));
 
 describe('the process runtime', () => {
@@ -227,7 +236,7 @@ describe('the process runtime', () => {
     const spec = t.specFor('fe-dev-2', { provider: 'stubborn' });
     const { agent } = await supervisor().spawn('process', spec);
     await waitForReady(spec.agent.id);
-    const grandchild = grandchildOf(spec.agent.id);
+    const grandchild = grandchildOf(spec.agent.slug);
     expect(isAlive(grandchild)).toBe(true);
 
     const exit = await stopAndSettle(spec.agent.id, { graceful: true, graceSeconds: 1.5 });
@@ -246,7 +255,7 @@ describe('the process runtime', () => {
     const spec = t.specFor('ux-dev-1', { provider: 'stubborn' });
     await supervisor().spawn('process', spec);
     await waitForReady(spec.agent.id);
-    const grandchild = grandchildOf(spec.agent.id);
+    const grandchild = grandchildOf(spec.agent.slug);
 
     const exit = await stopAndSettle(spec.agent.id, { graceful: false });
     expect(exit).toMatchObject({
@@ -263,7 +272,7 @@ describe('the process runtime', () => {
     const spec = t.specFor('ux-dev-2', { provider: 'polite' });
     await supervisor().spawn('process', spec);
     await waitForReady(spec.agent.id);
-    const grandchild = grandchildOf(spec.agent.id);
+    const grandchild = grandchildOf(spec.agent.slug);
 
     const exit = await stopAndSettle(spec.agent.id, { graceful: true });
     expect(exit).toMatchObject({ outcome: 'stopped', code: 0, detail: 'stopped with SIGTERM (exit code 0)' });

@@ -45,19 +45,22 @@ let base: string;
 
 beforeAll(async () => {
   fakes = writeFakeAgents();
-  t = await startRuntimeApp({
-    maxTranscriptBytes: CAP,
-    vouchIntervalMs: VOUCH_MS,
-    process: {
-      providers: {
-        lines: fakes.template('lines.mjs', '20 2'),
-        flood: fakes.template('flood.mjs', '200'),
-        stubborn: fakes.template('stubborn.mjs'),
+  t = await startRuntimeApp(
+    {
+      maxTranscriptBytes: CAP,
+      vouchIntervalMs: VOUCH_MS,
+      process: {
+        providers: {
+          lines: fakes.template('lines.mjs', '20 2'),
+          flood: fakes.template('flood.mjs', '200'),
+          stubborn: fakes.template('stubborn.mjs'),
+        },
+        gafferCommand: [process.execPath, 'gaffer.js'],
+        killGraceSeconds: 1,
       },
-      gafferCommand: [process.execPath, 'gaffer.js'],
-      killGraceSeconds: 1,
     },
-  });
+    { agentSandboxRead: [fakes.dir] },
+  );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

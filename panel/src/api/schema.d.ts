@@ -39382,7 +39382,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: 200 once the app is up */
+        /**
+         * Liveness: 200 once the app is up
+         * @description Also says whether agents run sandboxed; `warnings` is not empty while they cannot (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here).
+         */
         get: {
             parameters: {
                 query?: never;
@@ -39403,6 +39406,15 @@ export interface paths {
                             status: "ok";
                             version: string;
                             uptime_seconds: number;
+                            agent_sandbox: {
+                                /** @enum {string} */
+                                mode: "on" | "off";
+                                /** @description a sandbox can be made here (false while off) */
+                                ready: boolean;
+                                /** @description why none can be made, while on */
+                                reason: string | null;
+                            };
+                            warnings: string[];
                         };
                     };
                 };

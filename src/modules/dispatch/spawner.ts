@@ -50,7 +50,11 @@ export class AgentSpawner {
   }
 
   /** The agent's working directory for `task`: its worktree of the task, else its scratch directory. */
-  async workspaceFor(agent: DispatchAgent, task: TaskRow | null, signal?: AbortSignal): Promise<string> {
+  async workspaceFor(
+    agent: DispatchAgent,
+    task: TaskRow | null,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; gitDir: string | null }> {
     if (task?.projectId) {
       const project = await this.deps.projects.find(task.projectId);
       if (project) {
@@ -60,12 +64,12 @@ export class AgentSpawner {
           agent: { slug: agent.slug, role: agent.role, team: agent.team },
           signal,
         });
-        return prepared.path;
+        return { path: prepared.path, gitDir: join(prepared.clonePath, '.git') };
       }
     }
     const dir = join(this.deps.settings.scratchRoot, agent.slug);
     await mkdir(dir, { recursive: true });
-    return dir;
+    return { path: dir, gitDir: null };
   }
 
   /** Starts the agent on `task` with `prompt` (or returns its running run). */
@@ -88,7 +92,8 @@ export class AgentSpawner {
     return this.deps.supervisor.spawn(settings.runtime, {
       agent: { id: agent.id, slug: agent.slug, role: agent.role, team: agent.team },
       taskId: task?.id ?? null,
-      workspace,
+      workspace: workspace.path,
+      gitDir: workspace.gitDir,
       prompt: withCharter(prompt, (await this.deps.charter?.()) ?? null),
       model: agent.model ?? null,
       provider: settings.provider,

@@ -21,6 +21,7 @@ import { GitRunner } from '../../platform/git/index.js';
 import { seedBareRemote } from '../../platform/git/test-support.js';
 import { CEO_IDENTITY } from '../../platform/http/auth/identity.js';
 import { staticToken } from '../../platform/http/auth/tokens.js';
+import { agentSandbox } from '../../platform/process/index.js';
 import { rosterMember } from '../agents/index.js';
 import type { ProjectRow } from '../projects/index.js';
 import { projects } from '../projects/schema.js';
@@ -45,15 +46,15 @@ export interface AgentReport {
 }
 
 const AGENT_SCRIPT = `
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 const dir = dirname(fileURLToPath(import.meta.url));
 const [slug, promptFile] = process.argv.slice(2);
 const chosen = join(dir, 'behave', slug);
 const behaviour = existsSync(chosen) ? readFileSync(chosen, 'utf8').trim() : 'sleep';
-mkdirSync(join(dir, 'reports'), { recursive: true });
-appendFileSync(join(dir, 'reports', slug + '.jsonl'), JSON.stringify({
+// The agent's own home: the one place besides its worktree a sandboxed agent may write.
+appendFileSync(join(process.env.HOME, 'reports.jsonl'), JSON.stringify({
   pid: process.pid,
   cwd: process.cwd(),
   task: process.env.GAFFER_TASK_ID ?? null,
@@ -117,6 +118,7 @@ export async function startDispatchApp(options: DispatchAppOptions = {}): Promis
     clock: options.clock,
     config: {
       agentCommandCustom: template,
+      agentSandboxRead: [agentDir],
       killGraceSeconds: 1,
       dispatchEnabled: true,
       dispatchIntervalSeconds: 3600,
@@ -154,7 +156,7 @@ export async function startDispatchApp(options: DispatchAppOptions = {}): Promis
     },
     reports(slug) {
       try {
-        return readFileSync(join(agentDir, 'reports', `${slug}.jsonl`), 'utf8')
+        return readFileSync(join(agentSandbox(platform.config).homeOf(slug), 'reports.jsonl'), 'utf8')
           .trim()
           .split('\n')
           .map((line) => JSON.parse(line) as AgentReport);

@@ -27,6 +27,11 @@ export interface SpawnSpec {
   readonly taskId: string | null;
   /** Working directory of the agent: the task's worktree (or the clone root for branchless work). */
   readonly workspace: string;
+  /**
+   * The git metadata the worktree works from (its clone's `.git`), readable but not writable in
+   * the sandbox: the agent reads history, and commits and pushes only through the gateway's verbs.
+   */
+  readonly gitDir?: string | null;
   /** The composed prompt. The process runtime writes it to a file of its own run directory. */
   readonly prompt: string;
   /** Model the agent should use; absent means the CLI's own default. */

@@ -4,6 +4,7 @@
  * the transcripts of runs and their routes (`/api/stream`), and the transcript retention prune.
  */
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
+import { agentSandbox } from '../../platform/process/index.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
@@ -123,6 +124,7 @@ export function createRuntimeModule(
       .map((name) => name.trim())
       .filter(Boolean),
     providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
+    sandbox: agentSandbox(config),
     ...(deps.modelRoute ? { modelRoute: deps.modelRoute } : {}),
     ...options.process,
   });

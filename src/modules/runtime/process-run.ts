@@ -22,6 +22,8 @@ export interface ProcessRunOptions {
   /** Called once the process has ended (files removed here). */
   cleanup: () => Promise<void>;
   chunkChars?: number;
+  /** The leader is the sandbox (`bwrap`): a graceful stop signals the program, not it. */
+  sandboxed?: boolean;
 }
 
 const seconds = (value: number) => `${Number(value.toFixed(3))} s`;
@@ -82,9 +84,14 @@ export class ProcessRun implements RunningAgent {
     } else if (this.requested === null) {
       this.requested = 'graceful';
       const grace = options.graceSeconds ?? this.options.graceSeconds;
-      this.graceful = stopGroup(this.pid, grace * 1000, () => {
-        this.escalatedAfter = grace;
-      });
+      this.graceful = stopGroup(
+        this.pid,
+        grace * 1000,
+        () => {
+          this.escalatedAfter = grace;
+        },
+        { spareLeader: this.options.sandboxed ?? false },
+      );
     }
     return this.exited;
   }

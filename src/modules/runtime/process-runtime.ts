@@ -4,9 +4,10 @@
  * into argv (no shell), builds the scrubbed environment with the agent's identity and token, and
  * starts the CLI in the task worktree as the leader of its own process group.
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppError } from '../../platform/http/errors.js';
-import { ProcessStartError, startProcessGroup } from '../../platform/process/index.js';
+import { type AgentSandbox, ProcessStartError, startProcessGroup } from '../../platform/process/index.js';
 import { agentEnvironment, MCP_ENV_NAMES } from './agent-env.js';
 import { type PlaceholderValues, parseCommandTemplate, renderArgv, renderEnv } from './command-template.js';
 import type { AgentRuntime, RunIo, RunningAgent, SpawnSpec } from './contract.js';
@@ -35,6 +36,8 @@ export interface ProcessRuntimeOptions {
   now?: () => Date;
   /** The routed model and credentials of an agent (the providers module's resolver), if any. */
   modelRoute?: ModelRouteResolver;
+  /** Where agents run: inside this sandbox (as it is configured: on, or off and said so). None: as they are. */
+  sandbox?: AgentSandbox;
 }
 
 /** What an agent's model route gives its process: the provider, model and key. */
@@ -119,8 +122,11 @@ export class ProcessRuntime implements AgentRuntime {
         extra: renderEnv(provider.env ?? {}, values),
         model: modelRouteEnv(route),
       });
+      const sandbox = this.options.sandbox?.mode === 'on' ? this.options.sandbox : null;
+      const command = renderArgv(words, values);
+      const argv = sandbox ? await confined(sandbox, spec, files.dir, env, command) : command;
       const startedAt = this.now();
-      const child = await startProcessGroup(renderArgv(words, values), { cwd: spec.workspace, env });
+      const child = await startProcessGroup(argv, { cwd: spec.workspace, env });
       return new ProcessRun({
         spec,
         io,
@@ -130,6 +136,7 @@ export class ProcessRuntime implements AgentRuntime {
         now: () => this.now(),
         cleanup: files.remove,
         chunkChars: this.options.chunkChars,
+        sandboxed: sandbox !== null,
       });
     } catch (error) {
       await files.remove();
@@ -149,6 +156,33 @@ export class ProcessRuntime implements AgentRuntime {
   private now(): Date {
     return this.options.now?.() ?? new Date();
   }
+}
+
+/**
+ * The argv in the sandbox: the worktree and the run directory read-write, the clone's git metadata
+ * read-only, and a home of the agent's own, which is also where the CLIs keep their configuration
+ * (the server's own config homes are not reachable in there).
+ */
+async function confined(
+  sandbox: AgentSandbox,
+  spec: SpawnSpec,
+  runDir: string,
+  env: Record<string, string>,
+  argv: string[],
+): Promise<string[]> {
+  const home = sandbox.homeOf(spec.agent.slug);
+  await mkdir(join(home, '.codex'), { recursive: true, mode: 0o700 });
+  for (const name of Object.keys(env)) if (name.startsWith('XDG_')) delete env[name];
+  Object.assign(env, {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    CODEX_HOME: join(home, '.codex'),
+  });
+  const readable = spec.gitDir ? [spec.gitDir] : [];
+  return sandbox.wrap(
+    { workspace: spec.workspace, home, writable: [runDir], readable, path: env.PATH },
+    argv,
+  );
 }
 
 async function requireDirectory(path: string): Promise<void> {

@@ -2,7 +2,7 @@
  * Fake agent CLIs for the runtime tests: small node scripts written to a temp directory and run as
  * real processes by the process runtime. Test-only; nothing imports it at run time.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,18 +35,18 @@ for (let i = 1; i <= count; i++) {
   await sleep(every);
 }
 `,
-  /** Ignores SIGTERM; starts a grandchild that ignores it too; prints \`ready <grandchild pid>\`. */
+  /** Ignores SIGTERM; starts a grandchild that ignores it too (argv names the agent); prints \`ready <grandchild pid>\`. */
   'stubborn.mjs': `
 import { spawn } from 'node:child_process';
 process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
-const child = spawn(process.execPath, ['-e', "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)"], { stdio: 'ignore' });
+const child = spawn(process.execPath, ['-e', "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)", 'grandchild-of-' + process.env.GAFFER_AGENT_SLUG], { stdio: 'ignore' });
 console.log('ready ' + child.pid);
 setInterval(() => {}, 1000);
 `,
   /** Exits 0 on SIGTERM (saying bye), leaving behind a grandchild that ignores SIGTERM; prints \`ready <pid>\`. */
   'polite.mjs': `
 import { spawn } from 'node:child_process';
-const child = spawn(process.execPath, ['-e', "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)"], { stdio: 'ignore' });
+const child = spawn(process.execPath, ['-e', "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)", 'grandchild-of-' + process.env.GAFFER_AGENT_SLUG], { stdio: 'ignore' });
 process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });
 console.log('ready ' + child.pid);
 setInterval(() => {}, 1000);
@@ -124,6 +124,22 @@ export function writeFakeAgents(): FakeAgents {
     template: (name, args = '') => `"${process.execPath}" "${path(name)}" ${args}`.trim(),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The host pid of the grandchild stubborn.mjs or polite.mjs started for agent `slug`, found by its
+ * argv (the pid the script prints is its own PID namespace's when the agent runs sandboxed).
+ */
+export function grandchildPid(slug: string): number | null {
+  const marker = `grandchild-of-${slug}`;
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(marker)) return Number(name);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
 }
 
 /** True while `pid` names a live process (a zombie waiting to be reaped counts as gone). */

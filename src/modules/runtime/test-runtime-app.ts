@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { identityHeaders } from '../../../test/support/app.js';
 import { createTestStores, type TestPlatform, type TestStores } from '../../../test/support/stores.js';
 import { buildApp, type Gaffer } from '../../app.js';
+import type { Config } from '../../config.js';
 import type { BusEvent } from '../../platform/bus/index.js';
 import { CEO_IDENTITY } from '../../platform/http/auth/identity.js';
 import { staticToken } from '../../platform/http/auth/tokens.js';
@@ -34,9 +35,13 @@ export interface RuntimeTestApp extends Gaffer {
   close(): Promise<void>;
 }
 
-export async function startRuntimeApp(options: RuntimeModuleOptions = {}): Promise<RuntimeTestApp> {
+/** `config` goes over the test stores' (say, GAFFER_AGENT_SANDBOX_READ naming the fake agents' folder). */
+export async function startRuntimeApp(
+  options: RuntimeModuleOptions = {},
+  config: Partial<Config> = {},
+): Promise<RuntimeTestApp> {
   const stores = await createTestStores();
-  const platform = await stores.platform();
+  const platform = await stores.platform({ config });
   const gaffer = await buildApp(platform, { logger: false });
   // A runtime with the test's own options beside the app's (the app's /api/stream routes read the
   // same tables); its prune loop goes to a scheduler of its own that never starts.

@@ -13,6 +13,7 @@ import {
   gitText,
   hasStagedChanges,
   openRepo,
+  openWorktree,
   stage,
 } from '../../platform/git/index.js';
 import { prepareCommitMessage } from './commit-message.js';
@@ -70,7 +71,7 @@ export async function commitTaskWork(ctx: WorkspaceContext, input: CommitInput):
     );
   }
   const clone = clonePath(ctx.root, agent.slug, project.slug);
-  const tree = openRepo(ctx.runner, path, { signal });
+  const tree = openWorktree(ctx.runner, clone, path, { signal });
   const made = await ctx.queue.run(clone, async () => {
     try {
       await stage(tree, input.files);

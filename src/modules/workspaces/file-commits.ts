@@ -5,9 +5,16 @@
  * worktree stays where it is. The path must be a plain repository-relative path (the caller
  * applies its own ACL; this refuses only what could leave the worktree or touch git itself).
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { commitStaged, type GitRepo, gitRaw, gitText, openRepo, stage } from '../../platform/git/index.js';
+import {
+  commitStaged,
+  type GitRepo,
+  gitRaw,
+  gitText,
+  openWorktree,
+  stage,
+} from '../../platform/git/index.js';
 import { prepareCommitMessage } from './commit-message.js';
 import { publishTaskBranch } from './commits.js';
 import { requireBranch, type WorkspaceContext } from './context.js';
@@ -40,6 +47,27 @@ export function isSafeRepoPath(path: string): boolean {
   return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..' && part !== '.git');
 }
 
+/**
+ * Refuses a path that passes through a symbolic link of the worktree: the worktree is the agent's,
+ * and a link it made must not take the server's write out of it.
+ */
+function refuseLinks(root: string, path: string): void {
+  let current = root;
+  for (const part of path.split('/')) {
+    current = join(current, part);
+    const found = lstatSync(current, { throwIfNoEntry: false });
+    if (!found) return;
+    if (found.isSymbolicLink()) {
+      throw new WorkspaceError(
+        'invalid_state',
+        'unsafe_path',
+        `"${path}" passes through a symbolic link in the workspace`,
+        { field: 'path' },
+      );
+    }
+  }
+}
+
 export async function commitTaskFile(
   ctx: WorkspaceContext,
   worktrees: TaskWorktrees,
@@ -64,10 +92,11 @@ export async function commitTaskFile(
     });
   }
   const workspace = await worktrees.prepare({ task, project, agent, mode: 'author', signal });
-  const tree = openRepo(ctx.runner, workspace.path, { signal });
+  const tree = openWorktree(ctx.runner, workspace.clonePath, workspace.path, { signal });
   const file = join(workspace.path, ...path.split('/'));
   const made = await ctx.queue.run(workspace.clonePath, async () => {
     try {
+      refuseLinks(workspace.path, path);
       if (content === null) rmSync(file, { force: true });
       else {
         mkdirSync(dirname(file), { recursive: true });

@@ -17,6 +17,7 @@ import {
   listWorktrees,
   mergeBase,
   openRepo,
+  openWorktree,
   pruneWorktrees,
   removeWorktree,
   resolveRef,
@@ -83,7 +84,7 @@ export class TaskWorktrees {
     return this.ctx.queue.run(clone.dir, async () => {
       try {
         const created = await this.ensureWorktree(clone, path, branch, base);
-        const tree = openRepo(this.ctx.runner, path, { signal });
+        const tree = openWorktree(this.ctx.runner, clone.dir, path, { signal });
         if (!created) await refreshWorktree(tree, branch, mode);
         const headSha = await gitRaw(tree, ['rev-parse', 'HEAD']).then((r) => r.stdout.toString().trim());
         return { path, branch, base, clonePath: clone.dir, headSha, created, mode };

@@ -68,6 +68,7 @@ export {
   type AddWorktreeOptions,
   addWorktree,
   listWorktrees,
+  openWorktree,
   pruneWorktrees,
   removeWorktree,
   type WorktreeEntry,

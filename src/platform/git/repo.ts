@@ -12,6 +12,8 @@ export interface GitRepo {
   readonly runner: GitRunner;
   readonly dir: string;
   readonly call: GitCall;
+  /** Global options before every command (`--git-dir`, `--work-tree` of a linked worktree). */
+  readonly globals?: readonly string[];
 }
 
 export type GitExtra = Omit<GitRunOptions, 'cwd' | keyof GitCall>;
@@ -26,11 +28,11 @@ export function withCall(repo: GitRepo, call: GitCall): GitRepo {
 }
 
 export function gitRaw(repo: GitRepo, args: readonly string[], extra: GitExtra = {}): Promise<GitResult> {
-  return repo.runner.run(args, { ...extra, ...repo.call, cwd: repo.dir });
+  return repo.runner.run([...(repo.globals ?? []), ...args], { ...extra, ...repo.call, cwd: repo.dir });
 }
 
 export function gitText(repo: GitRepo, args: readonly string[], extra: GitExtra = {}): Promise<string> {
-  return repo.runner.text(args, { ...extra, ...repo.call, cwd: repo.dir });
+  return repo.runner.text([...(repo.globals ?? []), ...args], { ...extra, ...repo.call, cwd: repo.dir });
 }
 
 /** Refuses a ref (branch, tag, sha, `rev~1`) that git could read as an option or that is malformed. */

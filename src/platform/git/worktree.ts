@@ -1,6 +1,9 @@
 /** Linked worktrees of a repository: add (on a new or existing branch), remove, prune, list. */
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { GitError } from './errors.js';
 import { assertRef, type GitRepo, gitRaw, gitText } from './repo.js';
+import type { GitCall, GitRunner } from './runner.js';
 
 export interface AddWorktreeOptions {
   path: string;
@@ -61,4 +64,35 @@ export async function listWorktrees(repo: GitRepo): Promise<WorktreeEntry[]> {
     });
   }
   return entries;
+}
+
+/**
+ * A linked worktree of `cloneDir`, opened so that git never reads the worktree's own `.git` link:
+ * the admin directory comes from the clone (`--git-dir`) and the files from the path
+ * (`--work-tree`). The worktree belongs to an agent, which could replace that link with a
+ * repository of its own whose configuration would run its programs in the server's git.
+ */
+export function openWorktree(runner: GitRunner, cloneDir: string, path: string, call: GitCall = {}): GitRepo {
+  const tree = resolve(path);
+  const admin = join(resolve(cloneDir), '.git', 'worktrees');
+  const link = join(tree, '.git');
+  const name = listNames(admin).find((entry) => readOrEmpty(join(admin, entry, 'gitdir')) === link);
+  if (!name) throw new GitError('bad_argument', `${tree} is not a worktree of ${cloneDir}`, []);
+  return { runner, dir: tree, call, globals: [`--git-dir=${join(admin, name)}`, `--work-tree=${tree}`] };
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Platform } from '../context.js';
+import { agentSandbox, sandboxWarnings } from '../process/index.js';
 import { version } from '../version.js';
 import { sendError } from './conventions.js';
 import { AppError } from './errors.js';
@@ -54,8 +55,15 @@ async function timedCheck(run: () => Promise<void>, timeoutMs: number, onFailure
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
+const SandboxBody = Type.Object({
+  mode: StringEnum(['on', 'off']),
+  ready: Type.Boolean({ description: 'a sandbox can be made here (false while off)' }),
+  reason: Type.Union([Type.String(), Type.Null()], { description: 'why none can be made, while on' }),
+});
+
 export function registerProbes(app: FastifyInstance, platform: Platform): void {
   const { config, database, cache } = platform;
+  const sandbox = agentSandbox(config);
   const internal = internalNetworks(config.internalNetworks);
   const internalOnly = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isInternalRequest(internal, request)) {
@@ -70,16 +78,29 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
       schema: {
         tags: ['probes'],
         summary: 'Liveness: 200 once the app is up',
+        description:
+          'Also says whether agents run sandboxed; `warnings` is not empty while they cannot (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here).',
         response: {
           200: Type.Object({
             status: Type.Literal('ok'),
             version: Type.String(),
             uptime_seconds: Type.Number(),
+            agent_sandbox: SandboxBody,
+            warnings: Type.Array(Type.String()),
           }),
         },
       },
     },
-    async () => ({ status: 'ok' as const, version, uptime_seconds: Math.round(process.uptime()) }),
+    async () => {
+      const state = await sandbox.state();
+      return {
+        status: 'ok' as const,
+        version,
+        uptime_seconds: Math.round(process.uptime()),
+        agent_sandbox: { mode: state.mode, ready: state.ready, reason: state.reason },
+        warnings: sandboxWarnings(state),
+      };
+    },
   );
 
   app.get(

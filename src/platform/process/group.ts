@@ -79,8 +79,29 @@ export function startProcessGroup(argv: readonly string[], options: GroupSpawnOp
   });
 }
 
-/** Sends `signal` to every process of the group led by `pid`; false when the group is already gone. */
-export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
+/**
+ * Sends `signal` to every process of the group led by `pid`; false when the group is already gone.
+ * `spareLeader`: to every process but the leader — the leader of a sandboxed run is `bwrap`, which
+ * waits for the program and ends with its exit status, and would die of the signal at once,
+ * taking the program with it before it could stop in its own time.
+ */
+export function signalGroup(
+  pid: number,
+  signal: NodeJS.Signals,
+  options: { spareLeader?: boolean } = {},
+): boolean {
+  if (options.spareLeader && signal !== 'SIGKILL') {
+    const members = groupMembers(pid);
+    for (const member of members) {
+      if (member === pid) continue;
+      try {
+        process.kill(member, signal);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return members.length > 0;
+  }
   try {
     process.kill(-pid, signal);
     return true;
@@ -115,14 +136,19 @@ export interface GroupStop {
  * cancelled (a grace of 0 escalates on the next turn of the event loop). `onEscalate` runs just
  * before the SIGKILL of an expired grace. For a stop without grace, `killGroup`.
  */
-export function stopGroup(pid: number, graceMs: number, onEscalate?: () => void): GroupStop {
+export function stopGroup(
+  pid: number,
+  graceMs: number,
+  onEscalate?: () => void,
+  options: { spareLeader?: boolean } = {},
+): GroupStop {
   let timer: NodeJS.Timeout | null = null;
   let escalated = false;
   const cancel = () => {
     if (timer) clearTimeout(timer);
     timer = null;
   };
-  if (signalGroup(pid, 'SIGTERM')) {
+  if (signalGroup(pid, 'SIGTERM', options)) {
     timer = setTimeout(
       () => {
         timer = null;
@@ -150,9 +176,8 @@ export function stopGroup(pid: number, graceMs: number, onEscalate?: () => void)
  * not count: they hold no files. Reads /proc where there is one, else asks kill(-pgid, 0).
  */
 export function processGroupAlive(pgid: number): boolean {
-  let entries: string[];
   try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    readdirSync('/proc');
   } catch {
     try {
       process.kill(-pgid, 0);
@@ -161,13 +186,24 @@ export function processGroupAlive(pgid: number): boolean {
       return false;
     }
   }
-  return entries.some((name) => {
+  return groupMembers(pgid).length > 0;
+}
+
+/** The live (not zombie) processes of group `pgid`, read from /proc (none where there is no /proc). */
+function groupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((name) => {
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(group) === pgid && state !== 'Z' && state !== 'X';
+      return Number(group) === pgid && state !== 'Z' && state !== 'X' ? [Number(name)] : [];
     } catch {
-      return false;
+      return [];
     }
   });
 }

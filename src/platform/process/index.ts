@@ -4,6 +4,16 @@
  * runner (`platform/git`), the agent runtime and `runCommand` (non-git programs: a caller-built
  * environment, a timeout, an AbortSignal and bounded output).
  */
+
+export {
+  AgentSandbox,
+  agentSandbox,
+  SANDBOX_OFF_WARNING,
+  type SandboxMode,
+  type SandboxRun,
+  type SandboxState,
+  sandboxWarnings,
+} from './agent-sandbox.js';
 export {
   type GroupLeader,
   type GroupSpawnOptions,

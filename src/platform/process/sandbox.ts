@@ -38,7 +38,7 @@ export interface SandboxPaths {
 }
 
 /** Top-level system directories, bound read-only (or re-created as the links they are here). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** What of `/etc` programs need: name resolution, users, TLS roots, the time zone, alternatives. */
 const ETC_ENTRIES = [

@@ -1,6 +1,6 @@
 /**
  * The frame of every page: navigation on the left; on the right the header, the full-width banners
- * (maintenance pause, parked model providers), then the page. Signed out, the sign-in page replaces it all.
+ * (agents unsandboxed, maintenance pause, parked model providers), then the page. Signed out, the sign-in page replaces it all.
  */
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
@@ -8,6 +8,7 @@ import { $api } from '../../api/client';
 import { noteSignedIn, useSessionState } from '../../api/session';
 import { PauseBanner } from '../maintenance/pause-banner';
 import { RateLimitBanner } from '../rate-limits/rate-limit-banner';
+import { SandboxBanner } from '../sandbox/sandbox-banner';
 import { Header } from './header';
 import { Nav } from './nav';
 import { SignIn } from './sign-in';
@@ -15,6 +16,7 @@ import { SignIn } from './sign-in';
 export function Banners() {
   return (
     <div data-testid="banners">
+      <SandboxBanner />
       <PauseBanner />
       <RateLimitBanner />
     </div>

@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cloneRepo, type GitRepo, GitRunner, gitRaw, openRepo } from '../../../platform/git/index.js';
 import { messageOf } from '../../../platform/message-of.js';
-import { CommandError, type CommandResult, runCommand } from '../../../platform/process/index.js';
+import {
+  type AgentSandbox,
+  CommandError,
+  type CommandResult,
+  runCommand,
+} from '../../../platform/process/index.js';
 import { type LockfileChange, lockfileChanges, parseNumstat, parseStatus } from './changes.js';
 import { inferLockfiles } from './lockfiles.js';
 import { makeProbeDir, removeProbeDir } from './probe-dir.js';
@@ -30,6 +35,11 @@ export interface ProbeRequest {
   signal: AbortSignal;
   /** Where PATH and LANG come from (default process.env); nothing else of it reaches the command. */
   parentEnv?: NodeJS.ProcessEnv;
+  /**
+   * The sandbox the command runs in (the clone, its HOME and TMPDIR read-write; nothing of the data
+   * directory and no token). None: as it is.
+   */
+  sandbox?: AgentSandbox;
 }
 
 export type ProbeOutcome =
@@ -118,7 +128,13 @@ async function runProjectCommand(dir: string, cwd: string, request: ProbeRequest
   mkdirSync(env.TMPDIR!, { recursive: true });
   let exit: CommandResult;
   try {
-    exit = await runCommand(request.argv, {
+    const argv = request.sandbox
+      ? await request.sandbox.wrap(
+          { workspace: cwd, home: env.HOME!, writable: [env.TMPDIR!], path: env.PATH },
+          request.argv,
+        )
+      : [...request.argv];
+    exit = await runCommand(argv, {
       cwd,
       env,
       timeoutMs: request.timeoutMs,

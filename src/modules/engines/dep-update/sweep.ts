@@ -6,6 +6,7 @@
  * the cycle); the sweep goes on with the next target. An abort stops it at once.
  */
 import { messageOf } from '../../../platform/message-of.js';
+import { agentSandbox } from '../../../platform/process/index.js';
 import type { CycleContext } from '../../board-programs/index.js';
 import { depUpdateProjects } from '../../projects/index.js';
 import { splitShellWords } from '../../runtime/index.js';
@@ -82,6 +83,7 @@ async function probe(
       token: await deps.projects.gitToken(target.project.id),
       timeoutMs: deps.config.depUpdateTimeoutSeconds * 1000,
       signal: cycle.signal,
+      sandbox: agentSandbox(deps.config),
     });
   } catch (error) {
     cycle.signal.throwIfAborted();

@@ -1,0 +1,226 @@
+/**
+ * Gaffer's use of the sandbox profile (sandbox.ts): what this installation binds into every
+ * sandbox, what it keeps out, and whether a sandbox can be made here at all.
+ * - Bound read-only besides the system: Gaffer's own install (`dist/` or `src/`, `node_modules/`,
+ *   `package.json` — not the checkout around them), Node.js when it lives outside `/usr`, and the
+ *   operator's GAFFER_AGENT_SANDBOX_READ (a CLI installed under a home directory, say).
+ * - Never bound: the data directory (auth secret, database files, mirrors, other agents'
+ *   worktrees), Gaffer's checkout, the home of the user the server runs as.
+ * - GAFFER_AGENT_SANDBOX=on (the default) and no sandbox possible: nothing runs (a 503 naming what
+ *   to install). `off`: programs run as the server's user with everything it can reach, and every
+ *   surface (the startup line, /health, the panel) says so.
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppError } from '../http/errors.js';
+import { ProcessStartError } from './group.js';
+import { probeSandbox, type SandboxPaths, type SandboxProbe, SYSTEM_DIRS, sandboxArgv } from './sandbox.js';
+
+export type SandboxMode = 'on' | 'off';
+
+/** What every surface says while the sandbox is off. */
+export const SANDBOX_OFF_WARNING =
+  "GAFFER_AGENT_SANDBOX=off: agents run unsandboxed and can read the server's auth secret, its database files and every other agent's work";
+
+export interface SandboxState {
+  mode: SandboxMode;
+  /** A sandbox can be made (always false while off). */
+  ready: boolean;
+  /** Why none can be made, while on. */
+  reason: string | null;
+  /** The warning to show, while off. */
+  warning: string | null;
+}
+
+export interface AgentSandboxOptions {
+  mode: SandboxMode;
+  /** GAFFER_DATA_DIR: never reachable inside. */
+  dataDir: string;
+  /** GAFFER_AGENT_SANDBOX_READ: more read-only paths. */
+  read?: readonly string[];
+  /** The `bwrap` program (tests name a missing one). */
+  bwrap?: string;
+}
+
+/** One program's view: its workspace and home read-write, and what else it needs. */
+export interface SandboxRun {
+  workspace: string;
+  home: string;
+  writable?: readonly string[];
+  readable?: readonly string[];
+  /** The PATH the program is looked up on (the environment it gets). */
+  path: string | undefined;
+}
+
+const probes = new Map<string, Promise<SandboxProbe>>();
+
+/** One probe per `bwrap` per process: whether the host can make a sandbox does not change while it runs. */
+function probeOnce(bwrap: string): Promise<SandboxProbe> {
+  let probe = probes.get(bwrap);
+  if (!probe) {
+    probe = probeSandbox(bwrap);
+    probes.set(bwrap, probe);
+  }
+  return probe;
+}
+
+/** `path` is `other` or lies under it. */
+export function isWithin(path: string, other: string): boolean {
+  const rel = relative(other, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+const underSystem = (path: string) => SYSTEM_DIRS.some((dir) => isWithin(path, dir));
+
+/** The package root of this Gaffer (the folder with its package.json) and the folder its code runs from. */
+function gafferInstall(): { root: string; code: string } {
+  const here = dirname(fileURLToPath(import.meta.url));
+  let root = here;
+  while (!existsSync(join(root, 'package.json'))) {
+    const up = dirname(root);
+    if (up === root) return { root: here, code: here };
+    root = up;
+  }
+  const top = relative(root, here).split(sep)[0] ?? '';
+  return { root, code: join(root, top) };
+}
+
+export class AgentSandbox {
+  readonly mode: SandboxMode;
+  /** Read-only in every sandbox: the installs and the operator's paths. */
+  readonly installs: readonly string[];
+  /** Never reachable inside. */
+  readonly forbidden: readonly string[];
+  private readonly bwrap: string;
+
+  constructor(private readonly options: AgentSandboxOptions) {
+    this.mode = options.mode;
+    this.bwrap = options.bwrap ?? 'bwrap';
+    const { root, code } = gafferInstall();
+    const node = dirname(dirname(realpathSync(process.execPath)));
+    this.installs = [
+      code,
+      join(root, 'node_modules'),
+      join(root, 'package.json'),
+      ...(underSystem(node) ? [] : [node]),
+      ...(options.read ?? []),
+    ].filter((path) => existsSync(path));
+    const home = homedir();
+    this.forbidden = [
+      resolve(options.dataDir),
+      ...(home && home !== '/' ? [home] : []),
+      // A global install lives under /usr, which every sandbox reads; there is nothing of the server's in it.
+      ...(underSystem(root) ? [] : [root]),
+    ];
+  }
+
+  /** Where the sandbox stands (probing the host once per process). */
+  async state(): Promise<SandboxState> {
+    if (this.mode === 'off') return { mode: 'off', ready: false, reason: null, warning: SANDBOX_OFF_WARNING };
+    const probe = await probeOnce(this.bwrap);
+    return { mode: 'on', ready: probe.ok, reason: probe.ok ? null : probe.reason, warning: null };
+  }
+
+  /** The per-agent home under the data directory (bound as `$HOME`, and the CLIs' config homes). */
+  homeOf(agentSlug: string): string {
+    const safe = agentSlug.replace(/[^a-z0-9_-]/gi, '_').slice(0, 60) || 'agent';
+    return join(this.options.dataDir, 'agent-homes', safe);
+  }
+
+  /**
+   * The argv that runs `argv` for this run: inside the sandbox while on (a 503 when none can be
+   * made, a ProcessStartError when the program is not on the PATH, a 503 when it is installed
+   * where the sandbox cannot see it), as it is while off.
+   */
+  async wrap(run: SandboxRun, argv: readonly string[]): Promise<string[]> {
+    if (this.mode === 'off') return [...argv];
+    const state = await this.state();
+    if (!state.ready) {
+      throw new AppError(
+        503,
+        'agent_sandbox_unavailable',
+        `agents and repository commands run only in a sandbox, and none can be made here: ${state.reason}`,
+        { mode: 'on' },
+        "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces; or set GAFFER_AGENT_SANDBOX=off, knowing that agents then can read the server's secrets",
+      );
+    }
+    const paths: SandboxPaths = {
+      workspace: run.workspace,
+      home: run.home,
+      writable: run.writable ?? [],
+      readable: [...this.installs, ...(run.readable ?? [])],
+      forbidden: this.forbidden,
+    };
+    this.requireVisible(argv[0] ?? '', run.path, paths);
+    return sandboxArgv(paths, argv, this.bwrap);
+  }
+
+  /** The program must be on the PATH and inside something the sandbox binds. */
+  private requireVisible(program: string, path: string | undefined, paths: SandboxPaths): void {
+    const found = lookUp(program, path);
+    if (!found) {
+      const error = Object.assign(new Error('not found on the PATH'), { code: 'ENOENT' });
+      throw new ProcessStartError(program, error);
+    }
+    const roots = [
+      ...SYSTEM_DIRS,
+      ...(paths.readable ?? []),
+      ...(paths.writable ?? []),
+      paths.workspace,
+      paths.home,
+    ];
+    const real = realpathSync(found);
+    const hidden = [found, real].find((file) => !roots.some((root) => isWithin(file, root)));
+    if (hidden) {
+      throw new AppError(
+        503,
+        'agent_cli_outside_sandbox',
+        `${program} is installed at ${hidden}, which the agent sandbox does not show`,
+        { program, path: hidden },
+        `install it under /usr, or add ${dirname(hidden)} to GAFFER_AGENT_SANDBOX_READ`,
+      );
+    }
+  }
+}
+
+/** Where `program` runs from: itself when it names a path, else the first executable on PATH. */
+function lookUp(program: string, path: string | undefined): string | null {
+  if (program.includes('/')) return isFile(program) ? resolve(program) : null;
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir || !isAbsolute(dir)) continue;
+    const candidate = join(dir, program);
+    if (isFile(candidate)) return candidate;
+  }
+  return null;
+}
+
+function isFile(path: string): boolean {
+  try {
+    const found = statSync(path);
+    return found.isFile() && (found.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/** What an operator must hear about the agents' sandbox: nothing while it works. */
+export function sandboxWarnings(state: SandboxState): string[] {
+  if (state.warning) return [state.warning];
+  if (!state.ready) return [`agents cannot start: no sandbox can be made here (${state.reason})`];
+  return [];
+}
+
+/** The sandbox of this configuration. */
+export function agentSandbox(config: {
+  agentSandbox: SandboxMode;
+  dataDir: string;
+  agentSandboxRead: readonly string[];
+}): AgentSandbox {
+  return new AgentSandbox({
+    mode: config.agentSandbox,
+    dataDir: config.dataDir,
+    read: config.agentSandboxRead,
+  });
+}
