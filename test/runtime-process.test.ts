@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitInfo } from '../src/modules/runtime/index.js';
 import {
   eventually,
-  grandchildPid,
   type FakeAgents,
+  grandchildPid,
   isAlive,
   writeFakeAgents,
 } from '../src/modules/runtime/test-fake-agents.js';

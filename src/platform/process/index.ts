@@ -36,3 +36,4 @@ export {
   runCommand,
   TailBuffer,
 } from './run-command.js';
+export { probeSandbox, type SandboxProbe } from './sandbox.js';
