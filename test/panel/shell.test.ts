@@ -8,9 +8,12 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authSessions } from '../../src/platform/http/auth/schema.js';
+import { probeSandbox } from '../../src/platform/process/index.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
+
+const sandboxReady = (await probeSandbox()).ok;
 
 describe.skipIf(!chromiumAvailable)('the panel shell', () => {
   let server: PanelServer;
@@ -54,6 +57,8 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     expect(page.url()).toBe(`${server.base}/`);
     expect(await page.evaluate('document.cookie')).toBe('');
     await page.locator('[data-testid="connection-state"][data-state="live"]').waitFor();
+    // Agents run sandboxed here (the default, with bwrap installed): no warning banner.
+    expect(await page.getByTestId('sandbox-banner').count()).toBe(sandboxReady ? 0 : 1);
     await screenshot(page, 'inbox-empty');
     await expectAccessible(page);
   });

@@ -19,7 +19,9 @@ export function SandboxBanner() {
           className="flex items-center gap-2 border-b border-danger/40 bg-danger-bg px-6 py-2 text-danger-text"
         >
           <ShieldAlert size={16} aria-hidden className="shrink-0" />
-          <span className="mr-1 font-semibold uppercase tracking-wide">Agents unsandboxed</span>
+          <span className="mr-1 shrink-0 whitespace-nowrap font-semibold uppercase tracking-wide">
+            Agents unsandboxed
+          </span>
           <span>{warning}</span>
         </div>
       ))}
