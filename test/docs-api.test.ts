@@ -5,10 +5,12 @@
  * paths (422) naming the rule and leaving the branch as it was, a delete is a commit removing the
  * file, and the knowledge source carries each doc and its tombstone once.
  */
+import { readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import { projects } from '../src/modules/projects/schema.js';
+import { workspacesRoot, worktreePath } from '../src/modules/workspaces/paths.js';
 import { GitRunner, gitText, lsRemote, openRepo } from '../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
 import { insertTask } from './fixtures-task-rows.js';
@@ -151,6 +153,38 @@ describe('docs', () => {
       await t.app.inject({ url: `/api/docs?project_id=${s.project.id}&doc_type=api`, headers: as('be-pm') }),
     );
     expect(apiOnly.docs.map((d) => d.path)).toEqual(['docs/api/limits.md']);
+  });
+
+  it('refuses a write through a symbolic link the agent made in its worktree, and writes nothing outside it', async () => {
+    const s = await setup();
+    const first = await write('be-doc', {
+      task_id: s.task.id,
+      path: 'docs/guide/one.md',
+      doc_type: 'guide',
+      title: 'One',
+      content: '# One\n',
+    });
+    expect(first.statusCode, first.body).toBe(201);
+    // The agent points docs/guide at a folder outside its worktree (the data directory, say).
+    const outside = dirs.make();
+    const worktree = worktreePath(
+      workspacesRoot(t.platform.config.dataDir),
+      'be-doc',
+      s.project.slug,
+      s.task.id,
+    );
+    rmSync(join(worktree, 'docs', 'guide'), { recursive: true, force: true });
+    symlinkSync(outside, join(worktree, 'docs', 'guide'));
+    const through = await write('be-doc', {
+      task_id: s.task.id,
+      path: 'docs/guide/two.md',
+      doc_type: 'guide',
+      title: 'Two',
+      content: '# Two\n',
+    });
+    expect(through.statusCode, through.body).toBe(409);
+    expect(json<ErrorBody>(through).error.code).toBe('unsafe_path');
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   it('refuses by role, folder, cell and path shape, naming the rule, and commits nothing', async () => {

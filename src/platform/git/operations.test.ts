@@ -24,13 +24,14 @@ import {
   currentBranch,
   fetchRemote,
   type GitRepo,
+  gitText,
   listBranches,
   resolveRef,
   revParse,
 } from './repo.js';
 import { GitRunner } from './runner.js';
 import { commitToRemote, seedBareRemote, tempDirs, writeFiles } from './test-support.js';
-import { addWorktree, listWorktrees, pruneWorktrees, removeWorktree } from './worktree.js';
+import { addWorktree, listWorktrees, openWorktree, pruneWorktrees, removeWorktree } from './worktree.js';
 
 const dirs = tempDirs();
 let runner: GitRunner;
@@ -81,6 +82,38 @@ describe('clone, worktree, commit, push', () => {
     await pruneWorktrees(clone);
     expect(existsSync(path)).toBe(false);
     expect(await listWorktrees(clone)).toHaveLength(1);
+  });
+
+  it("opens a worktree from its clone's admin directory, never from the link the agent could rewrite", async () => {
+    const path = await addWorktree(clone, {
+      path: join(clone.dir, '..', 'wt-link'),
+      branch: 'feature/backend/feed0001',
+      startPoint: 'origin/main',
+    });
+    // The agent replaces the link with a repository of its own whose config runs its program.
+    const planted = join(path, 'planted.git');
+    execFileSync('git', ['init', '--quiet', '--bare', planted]);
+    execFileSync('git', ['--git-dir', planted, 'config', 'core.fsmonitor', `touch ${join(path, 'pwned')}`]);
+    execFileSync('git', [
+      '--git-dir',
+      planted,
+      'config',
+      'filter.evil.clean',
+      `touch ${join(path, 'pwned')}`,
+    ]);
+    writeFileSync(join(path, '.gitattributes'), '* filter=evil\n');
+    rmSync(join(path, '.git'));
+    writeFileSync(join(path, '.git'), `gitdir: ${planted}\n`);
+    writeFileSync(join(path, 'src/new.ts'), 'export const c = 3;\n');
+
+    const tree = openWorktree(runner, clone.dir, path);
+    await stage(tree, ['src/new.ts']);
+    const sha = await commitStaged(tree, { message: '[feed0001] Add c', author: dev });
+    expect(existsSync(join(path, 'pwned'))).toBe(false);
+    expect(await gitText(clone, ['rev-parse', 'refs/heads/feature/backend/feed0001'])).toBe(sha);
+    expect(() => openWorktree(runner, clone.dir, join(clone.dir, '..', 'elsewhere'))).toThrow(
+      /not a worktree/,
+    );
   });
 
   it('clones a single branch shallowly without a checkout', async () => {
