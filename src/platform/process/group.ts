@@ -91,7 +91,7 @@ export function signalGroup(
   options: { spareLeader?: boolean } = {},
 ): boolean {
   if (options.spareLeader && signal !== 'SIGKILL') {
-    const members = groupMembers(pid);
+    const members = groupMembers(pid) ?? [];
     for (const member of members) {
       if (member === pid) continue;
       try {
@@ -176,26 +176,23 @@ export function stopGroup(
  * not count: they hold no files. Reads /proc where there is one, else asks kill(-pgid, 0).
  */
 export function processGroupAlive(pgid: number): boolean {
+  const members = groupMembers(pgid);
+  if (members) return members.length > 0;
   try {
-    readdirSync('/proc');
+    process.kill(-pgid, 0);
+    return true;
   } catch {
-    try {
-      process.kill(-pgid, 0);
-      return true;
-    } catch {
-      return false;
-    }
+    return false;
   }
-  return groupMembers(pgid).length > 0;
 }
 
-/** The live (not zombie) processes of group `pgid`, read from /proc (none where there is no /proc). */
-function groupMembers(pgid: number): number[] {
+/** The live (not zombie) processes of group `pgid`, read from /proc; null where there is no /proc. */
+function groupMembers(pgid: number): number[] | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
-    return [];
+    return null;
   }
   return entries.flatMap((name) => {
     try {
