@@ -93,6 +93,13 @@ describe('the sandbox of an installation', () => {
       expect(outOfSight).toMatchObject({ statusCode: 503, code: 'agent_cli_outside_sandbox' });
       expect(outOfSight.remediate).toMatch(/GAFFER_AGENT_SANDBOX_READ/);
       rmSync(join(hidden, '..'), { recursive: true, force: true });
+
+      // A readable path holding the data directory would expose it: refused, saying what to change.
+      const wide = await sandbox({ read: [scratch] })
+        .wrap({ workspace: work, home: work, path: process.env.PATH }, ['node'])
+        .catch((e) => e);
+      expect(wide).toMatchObject({ statusCode: 503, code: 'agent_sandbox_refused' });
+      expect(wide.message).toMatch(/would expose .*data/);
     },
   );
 });

@@ -16,7 +16,14 @@ import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'no
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../http/errors.js';
 import { ProcessStartError } from './group.js';
-import { probeSandbox, type SandboxPaths, type SandboxProbe, SYSTEM_DIRS, sandboxArgv } from './sandbox.js';
+import {
+  probeSandbox,
+  type SandboxPaths,
+  type SandboxProbe,
+  SandboxProfileError,
+  SYSTEM_DIRS,
+  sandboxArgv,
+} from './sandbox.js';
 
 export type SandboxMode = 'on' | 'off';
 
@@ -154,7 +161,18 @@ export class AgentSandbox {
       forbidden: this.forbidden,
     };
     this.requireVisible(argv[0] ?? '', run.path, paths);
-    return sandboxArgv(paths, argv, this.bwrap);
+    try {
+      return sandboxArgv(paths, argv, this.bwrap);
+    } catch (error) {
+      if (!(error instanceof SandboxProfileError)) throw error;
+      throw new AppError(
+        503,
+        'agent_sandbox_refused',
+        `the agent sandbox would not be one: ${error.message}`,
+        { mode: 'on' },
+        'name narrower directories in GAFFER_AGENT_SANDBOX_READ, and keep GAFFER_DATA_DIR out of the system directories',
+      );
+    }
   }
 
   /** The program must be on the PATH and inside something the sandbox binds. */
