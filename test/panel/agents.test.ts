@@ -36,6 +36,7 @@ describe.skipIf(!chromiumAvailable)('agents', () => {
         agentRuntime: 'process',
         agentProvider: 'custom',
         agentCommandCustom: `${process.execPath} ${script}`,
+        agentSandboxRead: [scriptDir],
         killGraceSeconds: 5,
       }),
       launchBrowser(),
