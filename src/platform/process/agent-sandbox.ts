@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { AppError } from '../http/errors.js';
 import { ProcessStartError } from './group.js';
 import {
+  isWithin,
   probeSandbox,
   type SandboxPaths,
   type SandboxProbe,
@@ -71,12 +72,6 @@ function probeOnce(bwrap: string): Promise<SandboxProbe> {
     probes.set(bwrap, probe);
   }
   return probe;
-}
-
-/** `path` is `other` or lies under it. */
-export function isWithin(path: string, other: string): boolean {
-  const rel = relative(other, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 const underSystem = (path: string) => SYSTEM_DIRS.some((dir) => isWithin(path, dir));

@@ -61,9 +61,9 @@ export class SandboxProfileError extends Error {
   override readonly name = 'SandboxProfileError';
 }
 
-/** `path` is `other` or holds it. */
-function contains(path: string, other: string): boolean {
-  const rel = relative(path, other);
+/** `path` is `other` or lies under it. */
+export function isWithin(path: string, other: string): boolean {
+  const rel = relative(other, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
@@ -72,7 +72,7 @@ function checked(paths: readonly string[], forbidden: readonly string[]): string
     if (!isAbsolute(path)) throw new SandboxProfileError(`a sandbox path must be absolute (got "${path}")`);
     const absolute = resolve(path);
     if (absolute === '/') throw new SandboxProfileError('the sandbox cannot bind the whole file system');
-    const exposed = forbidden.find((hidden) => contains(absolute, resolve(hidden)));
+    const exposed = forbidden.find((hidden) => isWithin(resolve(hidden), absolute));
     if (exposed) throw new SandboxProfileError(`binding ${absolute} would expose ${exposed} to the sandbox`);
     return absolute;
   });
@@ -84,7 +84,7 @@ function systemBinds(forbidden: readonly string[]): string[] {
   for (const dir of SYSTEM_DIRS) {
     const found = lstatOrNull(dir);
     if (!found) continue;
-    const exposed = forbidden.find((hidden) => contains(dir, resolve(hidden)));
+    const exposed = forbidden.find((hidden) => isWithin(resolve(hidden), dir));
     if (exposed) throw new SandboxProfileError(`${exposed} is under ${dir}, which every sandbox reads`);
     if (found.isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
     else args.push('--ro-bind', dir, dir);
