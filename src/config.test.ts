@@ -31,11 +31,15 @@ describe('configuration', () => {
       GAFFER_DATABASE_URL: 'postgres://u@db:5432/gaffer',
       GAFFER_INTERNAL_NETWORKS: '10.0.0.0/8, fd00::/8,192.168.1.7',
       GAFFER_LOG_LEVEL: 'DEBUG',
+      GAFFER_AGENT_SANDBOX: 'off',
+      GAFFER_AGENT_SANDBOX_READ: ' /opt/cli//bin/.., /srv/tools ',
     });
     expect(config.port).toBe(9000);
     expect(config.secureMode).toBe(false);
     expect(config.internalNetworks).toEqual(['10.0.0.0/8', 'fd00::/8', '192.168.1.7']);
     expect(config.logLevel).toBe('debug');
+    expect(config.agentSandbox).toBe('off');
+    expect(config.agentSandboxRead).toEqual(['/opt/cli', '/srv/tools']);
   });
 
   it.each([
@@ -60,6 +64,13 @@ describe('configuration', () => {
       '0',
       'GAFFER_CI_WATCH_INTERVAL_SECONDS: must be between 1 and 31536000, got 0',
     ],
+    ['GAFFER_AGENT_SANDBOX', 'maybe', 'GAFFER_AGENT_SANDBOX: expected one of on, off, got "maybe"'],
+    [
+      'GAFFER_AGENT_SANDBOX_READ',
+      '/opt/cli,tools',
+      'GAFFER_AGENT_SANDBOX_READ: "tools" is not an absolute path below "/"',
+    ],
+    ['GAFFER_AGENT_SANDBOX_READ', '/', 'GAFFER_AGENT_SANDBOX_READ: "/" is not an absolute path below "/"'],
     ['GAFFER_RELEASE_GIT_EMAIL', 'nobody', 'GAFFER_RELEASE_GIT_EMAIL: not an email address'],
     ['GAFFER_PROT', '1', 'GAFFER_PROT: unknown variable (see the configuration table in the README)'],
   ])('rejects %s=%s with a one-line message naming the variable', (name, value, message) => {

@@ -123,57 +123,57 @@ export function isCidr(value: string): boolean {
   return Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-function cidrList(env: string, defaultValue: string[], description: string): Setting<string[]> {
+/**
+ * A comma-separated list setting: items trimmed, empty ones dropped, each checked (`refuse` says
+ * why one is not accepted, or null) and then normalised.
+ */
+function commaList(
+  env: string,
+  defaultValue: string[],
+  description: string,
+  refuse: (item: string) => string | null,
+  normalise: (item: string) => string = (item) => item,
+): Setting<string[]> {
   return {
     env,
     defaultValue,
-    description: `${description} Comma-separated addresses or CIDR blocks.`,
+    description,
     parse(raw) {
       const items = raw
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-      const bad = items.find((item) => !isCidr(item));
-      if (bad) throw new ConfigError(env, `"${bad}" is not an IP address or CIDR block`);
-      return items;
+      for (const item of items) {
+        const reason = refuse(item);
+        if (reason) throw new ConfigError(env, `"${item}" ${reason}`);
+      }
+      return items.map(normalise);
     },
   };
+}
+
+function cidrList(env: string, defaultValue: string[], description: string): Setting<string[]> {
+  return commaList(env, defaultValue, `${description} Comma-separated addresses or CIDR blocks.`, (item) =>
+    isCidr(item) ? null : 'is not an IP address or CIDR block',
+  );
 }
 
 /** Comma-separated absolute file-system paths. */
 function fsPathList(env: string, description: string): Setting<string[]> {
-  return {
+  return commaList(
     env,
-    defaultValue: [],
-    description: `${description} Comma-separated absolute paths.`,
-    parse(raw) {
-      const items = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = items.find((item) => !item.startsWith('/') || item === '/');
-      if (bad) throw new ConfigError(env, `"${bad}" is not an absolute path below "/"`);
-      return items.map((item) => resolve(item));
-    },
-  };
+    [],
+    `${description} Comma-separated absolute paths.`,
+    (item) => (item.startsWith('/') && item !== '/' ? null : 'is not an absolute path below "/"'),
+    (item) => resolve(item),
+  );
 }
 
 /** Comma-separated URL path prefixes, each starting with "/". */
 function pathList(env: string, defaultValue: string[], description: string): Setting<string[]> {
-  return {
-    env,
-    defaultValue,
-    description: `${description} Comma-separated path prefixes.`,
-    parse(raw) {
-      const items = raw
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = items.find((item) => !/^\/[^\s?#]*$/.test(item));
-      if (bad) throw new ConfigError(env, `"${bad}" is not a path starting with "/"`);
-      return items;
-    },
-  };
+  return commaList(env, defaultValue, `${description} Comma-separated path prefixes.`, (item) =>
+    /^\/[^\s?#]*$/.test(item) ? null : 'is not a path starting with "/"',
+  );
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
