@@ -11,9 +11,13 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProcessRuntime } from '../src/modules/runtime/index.js';
-import { apiClient, type ListeningCompany, startListeningCompany, waitForTaskStatus } from './support/e2e.js';
-import { GAFFER_COMMAND } from './support/gaffer-cli.js';
+import {
+  apiClient,
+  type ListeningCompany,
+  registerBuiltGafferRuntime,
+  startListeningCompany,
+  waitForTaskStatus,
+} from './support/e2e.js';
 
 const REPO = new URL('..', import.meta.url).pathname;
 const AGENT_SCRIPT = join(REPO, 'test/fixtures/mcp-agent-e2e.mjs');
@@ -29,20 +33,11 @@ beforeAll(async () => {
       agentRuntime: 'process',
       agentProvider: 'custom',
       agentCommandCustom: AGENT_COMMAND,
+      // The fixture (and the MCP client beside it) is readable in the agent sandbox.
+      agentSandboxRead: [join(REPO, 'test/fixtures')],
       killGraceSeconds: 2,
     },
-    (gaffer, platform) => {
-      // Under vitest the app cannot find its own CLI (argv[1] is vitest's), so the process runtime is
-      // the configured one plus how to run the built `gaffer` — what `gaffer start` works out.
-      gaffer.modules.runtime.supervisor.register(
-        new ProcessRuntime({
-          now: () => platform.clock.now(),
-          killGraceSeconds: 2,
-          providers: { custom: AGENT_COMMAND },
-          gafferCommand: [...GAFFER_COMMAND],
-        }),
-      );
-    },
+    registerBuiltGafferRuntime,
   );
 }, 60_000);
 

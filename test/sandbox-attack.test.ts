@@ -15,12 +15,16 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../src/modules/agents/index.js';
 import { probeLockfiles } from '../src/modules/engines/dep-update/probe.js';
-import { ProcessRuntime } from '../src/modules/runtime/index.js';
 import { GitRunner } from '../src/platform/git/index.js';
 import { seedBareRemote } from '../src/platform/git/test-support.js';
 import { agentSandbox, probeSandbox, type SandboxMode } from '../src/platform/process/index.js';
 import { insertTask } from './fixtures-task-rows.js';
-import { apiClient, type ListeningCompany, startListeningCompany } from './support/e2e.js';
+import {
+  apiClient,
+  type ListeningCompany,
+  registerBuiltGafferRuntime,
+  startListeningCompany,
+} from './support/e2e.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
 
 const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
@@ -82,18 +86,7 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
           dispatchEnabled: false,
           killGraceSeconds: 2,
         },
-        (gaffer, platform) => {
-          // Under vitest argv[1] is vitest's: the runtime is told how to run the built `gaffer`.
-          gaffer.modules.runtime.supervisor.register(
-            new ProcessRuntime({
-              now: () => platform.clock.now(),
-              killGraceSeconds: 2,
-              providers: { custom: COMMAND },
-              gafferCommand: [...GAFFER_COMMAND],
-              sandbox: agentSandbox(platform.config),
-            }),
-          );
-        },
+        registerBuiltGafferRuntime,
       );
       dataDir = company.platform.config.dataDir;
       // The embedded default keeps the generated secret here; another agent's worktree lies beside.

@@ -10,10 +10,13 @@ import { expect } from 'vitest';
 import { buildApp, type Gaffer } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { projects } from '../../src/modules/projects/schema.js';
+import { ProcessRuntime } from '../../src/modules/runtime/index.js';
 import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
 import { CEO_IDENTITY } from '../../src/platform/http/auth/identity.js';
 import { staticToken } from '../../src/platform/http/auth/tokens.js';
+import { agentSandbox } from '../../src/platform/process/index.js';
+import { GAFFER_COMMAND } from './gaffer-cli.js';
 import { createTestStores, type TestPlatform } from './stores.js';
 
 export interface ListeningCompany {
@@ -80,6 +83,25 @@ export async function startListeningCompany(
       dirs.cleanup();
     },
   };
+}
+
+/**
+ * A `beforeListen` for agents that are processes: the process runtime as the configuration builds
+ * it (the `custom` command, the kill grace, the agent sandbox), plus how to run the built `gaffer`
+ * for the MCP tool server — under vitest argv[1] is vitest's, so the app cannot find its own CLI
+ * the way `gaffer start` does.
+ */
+export function registerBuiltGafferRuntime(gaffer: Gaffer, platform: TestPlatform): void {
+  const { config } = platform;
+  gaffer.modules.runtime.supervisor.register(
+    new ProcessRuntime({
+      now: () => platform.clock.now(),
+      killGraceSeconds: config.killGraceSeconds,
+      providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
+      gafferCommand: [...GAFFER_COMMAND],
+      sandbox: agentSandbox(config),
+    }),
+  );
 }
 
 /** A port free right now (the gateway URL the dispatcher hands agents is fixed at build time). */
