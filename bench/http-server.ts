@@ -18,6 +18,8 @@ if (kind === 'bare') {
     status: 'ok',
     version: '0.0.0',
     uptime_seconds: Math.round(process.uptime()),
+    agent_sandbox: { mode: 'on', ready: true, reason: null },
+    warnings: [],
   }));
   await app.listen({ host: '127.0.0.1', port: 0 });
   const profile = await startCpuProfile(process.env.BENCH_CPU_PROFILE, 'http-bare');
