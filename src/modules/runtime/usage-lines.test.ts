@@ -11,7 +11,7 @@ const claudeUsage = (input: number, output: number, read = 0, write = 0) => ({
 });
 
 describe('Claude Code stream-json', () => {
-  it('counts each message once, what it grew by later, and what the result line adds', () => {
+  it("counts each message once, what it grew by later, and what the result line adds with the CLI's cost of the run", () => {
     const reader = new UsageLineReader(null);
     const found = reader.push(
       line({ type: 'system', subtype: 'init', model: 'claude-opus-4-5' }) +
@@ -31,7 +31,7 @@ describe('Claude Code stream-json', () => {
         output_tokens: 1,
         cache_read_tokens: 100,
         cache_write_tokens: 50,
-        cost_usd: null,
+        run_cost_usd: null,
       },
       {
         model: 'claude-opus-4-5',
@@ -39,7 +39,7 @@ describe('Claude Code stream-json', () => {
         output_tokens: 6,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
-        cost_usd: null,
+        run_cost_usd: null,
       },
       {
         model: 'claude-haiku-4-5',
@@ -47,7 +47,7 @@ describe('Claude Code stream-json', () => {
         output_tokens: 2,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
-        cost_usd: null,
+        run_cost_usd: null,
       },
     ]);
     const result = reader.push(
@@ -65,7 +65,7 @@ describe('Claude Code stream-json', () => {
         output_tokens: 21,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
-        cost_usd: null,
+        run_cost_usd: 0.5,
       },
     ]);
   });
@@ -81,9 +81,25 @@ describe('Claude Code stream-json', () => {
         output_tokens: 20,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
-        cost_usd: 0.25,
+        run_cost_usd: 0.25,
       },
     ]);
+  });
+
+  it('hands on a result line that adds no tokens for its cost alone', () => {
+    const reader = new UsageLineReader('m');
+    reader.push(line({ type: 'assistant', message: { id: 'a', usage: claudeUsage(10, 5) } }));
+    expect(reader.push(line({ type: 'result', total_cost_usd: 0.02, usage: claudeUsage(10, 5) }))).toEqual([
+      {
+        model: 'm',
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        run_cost_usd: 0.02,
+      },
+    ]);
+    expect(reader.push(line({ type: 'result', usage: claudeUsage(10, 5) }))).toEqual([]);
   });
 
   it('reads a last line that has no newline', () => {
@@ -110,7 +126,7 @@ describe('Codex JSON events', () => {
         output_tokens: 50,
         cache_read_tokens: 800,
         cache_write_tokens: 0,
-        cost_usd: null,
+        run_cost_usd: null,
       },
     ]);
   });

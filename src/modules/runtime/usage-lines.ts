@@ -6,7 +6,8 @@
  *   `message.usage` (`input_tokens`, `output_tokens`, `cache_read_input_tokens`,
  *   `cache_creation_input_tokens`); a message printed over several lines counts once (only what
  *   grew since its last line). The closing `result` line carries the session's totals (and
- *   `total_cost_usd`): whatever they add to what the assistant lines already counted is counted.
+ *   `total_cost_usd`): whatever they add to what the assistant lines already counted is counted, and
+ *   the CLI's cost is handed on as the whole run's cost (the ledger books what it adds).
  * - Codex `exec --json`: `turn.completed` lines carry the turn's `usage` (`input_tokens` including
  *   `cached_input_tokens`, `output_tokens`); older `token_count` events carry the running total
  *   (`info.total_token_usage`, counted as what grew) or one turn's flat counts. The model is read
@@ -22,8 +23,8 @@ export interface LineUsage {
   output_tokens: number;
   cache_read_tokens: number;
   cache_write_tokens: number;
-  /** The cost the CLI itself reported, in USD; null means: price it from the table. */
-  cost_usd: number | null;
+  /** The whole run's cost so far as the CLI itself reported it, in USD; null: price these tokens from the table. */
+  run_cost_usd: number | null;
 }
 
 type Counts = Pick<LineUsage, 'input_tokens' | 'output_tokens' | 'cache_read_tokens' | 'cache_write_tokens'>;
@@ -149,10 +150,9 @@ export class UsageLineReader {
     const model = models ? Object.keys(models)[0] : undefined;
     if (model) this.model = this.model ?? model;
     if (!usage) return null;
-    const nothingYet = isZero(this.counted);
     const cost =
       typeof event.total_cost_usd === 'number' && event.total_cost_usd >= 0 ? event.total_cost_usd : null;
-    return this.counts(growth(anthropicCounts(usage), this.counted), nothingYet ? cost : null);
+    return this.counts(growth(anthropicCounts(usage), this.counted), cost);
   }
 
   private codexEvent(event: Record<string, unknown>): LineUsage | null {
@@ -174,10 +174,10 @@ export class UsageLineReader {
     return this.counts(codexCounts(event), null);
   }
 
-  private counts(counts: Counts, cost: number | null): LineUsage | null {
-    if (isZero(counts) && !cost) return null;
+  private counts(counts: Counts, runCost: number | null): LineUsage | null {
+    if (isZero(counts) && runCost === null) return null;
     this.counted = add(this.counted, counts);
-    return { model: this.model, ...counts, cost_usd: cost };
+    return { model: this.model, ...counts, run_cost_usd: runCost };
   }
 }
 

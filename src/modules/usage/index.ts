@@ -12,6 +12,7 @@ import type { SettingsModule } from '../settings/index.js';
 import { UsageAnalytics } from './analytics.js';
 import { priceTable } from './prices.js';
 import { registerUsageRoutes } from './routes.js';
+import { RunCostBook } from './run-costs.js';
 import { type UsageInput, UsageService } from './service.js';
 import { SNAPSHOT_INTERVAL_MS, SNAPSHOT_LOOP, UsageSnapshots } from './snapshots.js';
 
@@ -51,9 +52,11 @@ export interface ReportedTokens {
 export interface RunUsageReport extends ReportedTokens {
   agentId: string;
   taskId: string | null;
+  runId: string;
   provider: string;
   model: string | null;
-  cost_usd: number | null;
+  /** The whole run's cost so far as the CLI reported it (USD); null: price these tokens from the table. */
+  run_cost_usd: number | null;
 }
 
 /** One call of Gaffer's own model adapters (platform/llm's onUsage). */
@@ -94,34 +97,43 @@ export function createUsageModule({ platform, deps }: ModuleInput<UsageDeps>): U
     intervalMs: SNAPSHOT_INTERVAL_MS,
     run: () => snapshots.publish(),
   });
+  /** Records `input` and answers what it cost (0 when recording failed, which is logged). */
   const safely = (what: string, input: UsageInput) =>
     service.record(input).then(
-      () => undefined,
-      (error: unknown) => platform.log.warn({ err: error }, `usage: recording ${what} failed`),
+      (row) => Number(row.costUsd),
+      (error: unknown) => {
+        platform.log.warn({ err: error }, `usage: recording ${what} failed`);
+        return 0;
+      },
     );
+  const runCosts = new RunCostBook((input) => safely('an agent usage line', input));
   return {
     service,
     analytics,
     recordRunUsage: (report) =>
-      safely('an agent usage line', {
-        agent_id: report.agentId,
-        task_id: report.taskId,
-        provider: report.provider,
-        model: report.model,
-        input_tokens: report.input_tokens,
-        output_tokens: report.output_tokens,
-        cache_read_tokens: report.cache_read_tokens,
-        cache_write_tokens: report.cache_write_tokens,
-        cost_usd: report.cost_usd,
-        source: 'process',
-      }),
-    recordModelCall: (report) =>
-      safely('a model call', {
+      runCosts.book(
+        report.runId,
+        {
+          agent_id: report.agentId,
+          task_id: report.taskId,
+          provider: report.provider,
+          model: report.model,
+          input_tokens: report.input_tokens,
+          output_tokens: report.output_tokens,
+          cache_read_tokens: report.cache_read_tokens,
+          cache_write_tokens: report.cache_write_tokens,
+          source: 'process',
+        },
+        report.run_cost_usd,
+      ),
+    recordModelCall: async (report) => {
+      await safely('a model call', {
         provider: report.provider,
         model: report.model,
         ...report.usage,
         source: 'adapter',
-      }),
+      });
+    },
     registerRoutes: (app) => registerUsageRoutes(app, analytics, deps.agents.service),
     stop: () => snapshots.close(),
   };

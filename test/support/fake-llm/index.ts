@@ -40,6 +40,11 @@ export interface FakeLlm {
   readonly url: string;
   /** Queue replies for the next model requests (and `/v1/models` calls), in order. */
   script(...replies: FakeReply[]): void;
+  /**
+   * Answer model requests by reading them, as a scripted model that plays a turn does: `answer`
+   * sees each chat request and names its reply (undefined: the queue's next, as without it).
+   */
+  converse(answer: ((request: RecordedRequest) => FakeReply | undefined) | null): void;
   readonly requests: RecordedRequest[];
   /** Models listed by `/v1/models`. */
   models: string[];
@@ -58,6 +63,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
   const fake = { models: ['fake-small', 'fake-large'], embeddingDimensions: 8 };
+  let answer: ((request: RecordedRequest) => FakeReply | undefined) | null = null;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -123,7 +129,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         );
       return;
     }
-    const reply: FakeReply = queue.shift() ?? { kind: 'reply' };
+    const reply: FakeReply = (isChat ? answer?.(record) : undefined) ?? queue.shift() ?? { kind: 'reply' };
     switch (reply.kind) {
       case 'hang':
         return;
@@ -195,6 +201,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     },
     script(...replies: FakeReply[]) {
       queue.push(...replies);
+    },
+    converse(next) {
+      answer = next;
     },
     async close() {
       server.closeAllConnections();
