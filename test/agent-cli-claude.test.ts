@@ -8,10 +8,11 @@
  * CLI's own Bash tool for the server's secrets, data and other agents' work, pushes to `main` and
  * signals the server (test/fixtures/sandbox-attack-agent.mjs `hunt`, plus the one-liner that found
  * the server's environment before the sandbox) — every attempt fails. Then it does an honest turn
- * as a real model does: Claude Code defers MCP tools, so it loads Gaffer's through `ToolSearch`,
+ * as a real model does: it loads Gaffer's tools through `ToolSearch` where the CLI defers them,
  * claims the task with a plan, writes a file with the CLI's `Write` tool, commits, opens the pull
- * request and submits. The task reaches `awaiting_qa` with the file on its branch, and the usage the
- * CLI reported (tokens, model, cost) is in the ledger.
+ * request and submits. The task reaches `awaiting_qa` with the file on its branch, the usage the
+ * CLI reported (tokens, model, cost) is in the ledger, and the CLI offered each role only its
+ * role's tools (role-reach.ts): the developer its file tools and a shell, QA no edit tools.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,7 +74,8 @@ function resultText(block: Record<string, unknown>): string {
 class ScriptedDeveloper {
   /** Each tool's result as the CLI reported it, by the tool's name. */
   readonly results = new Map<string, { text: string; isError: boolean }>();
-  private deferred: boolean | null = null;
+  /** Whether the CLI deferred Gaffer's tools behind ToolSearch (known after the first request). */
+  deferred: boolean | null = null;
 
   constructor(
     private readonly slug: string,
@@ -231,6 +233,18 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     fake.converse((request) => developer.answer(request));
   }, 90_000);
 
+  /**
+   * The tools the CLI offered the model on the last request of agent `slug` (less the CLI's
+   * `DeferredToolPlaceholder`, "never call this tool", which only keeps deferred loading on).
+   */
+  function toolsOffered(slug: string): string[] {
+    const request = fake.requests.findLast(
+      (r) => r.path === '/v1/messages' && JSON.stringify(r.body.messages ?? '').includes(`You are ${slug},`),
+    );
+    const tools = (request?.body.tools as { name: string }[] | undefined) ?? [];
+    return tools.map((tool) => tool.name).filter((name) => name !== 'DeferredToolPlaceholder');
+  }
+
   afterAll(async () => {
     await company?.close();
     await fake?.close();
@@ -293,8 +307,15 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     expect(existsSync(join(server.dataDir, 'pwned'))).toBe(false);
     expect(await remoteGit(['rev-parse', 'main'])).toBe(mainBefore);
 
-    // Gaffer's tools were found through ToolSearch and each answered ok.
-    expect(developer.results.get('ToolSearch')?.text).toMatch(/"tool_name":"mcp__gaffer__i_will_work_on"/);
+    // The CLI offered the developer its role's tools and Gaffer's, nothing else (no sub-agents, no
+    // web); had it deferred Gaffer's behind ToolSearch, the model found them there. Each answered ok.
+    const offered = toolsOffered('be-dev-1');
+    expect(offered.filter((name) => !name.startsWith('mcp__gaffer__')).sort()).toEqual(
+      ['Bash', 'Edit', 'Glob', 'Grep', 'Read', 'Write', ...(developer.deferred ? ['ToolSearch'] : [])].sort(),
+    );
+    if (developer.deferred) {
+      expect(developer.results.get('ToolSearch')?.text).toMatch(/"tool_name":"mcp__gaffer__i_will_work_on"/);
+    }
     for (const tool of ['i_will_work_on', 'commit', 'open_pr', 'i_am_done']) {
       expect(developer.results.get(`mcp__gaffer__${tool}`)?.text, tool).toMatch(/^\{"ok":true,/);
     }
@@ -306,7 +327,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     // No model was routed, so none was passed: the CLI asked for its own default, and the ledger
     // holds that model with the tokens and cost the CLI reported.
     const asked = fake.requests.filter((r) => r.path === '/v1/messages').map((r) => String(r.body.model));
-    expect(asked.length).toBeGreaterThanOrEqual(7);
+    expect(asked.length).toBeGreaterThanOrEqual(7); // six tool turns and the closing one
     const model = asked[0]!;
     // The price table does not know this model: once the run has ended, its cost in the ledger is
     // the one the CLI printed on its result line.
@@ -323,8 +344,16 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
       expect(row!.cost_usd).toBeCloseTo(reported, 5);
       return { row: row!, reported };
     });
-    expect(row.input_tokens).toBeGreaterThanOrEqual(7000);
-    expect(row.output_tokens).toBeGreaterThanOrEqual(350);
+    expect(row.input_tokens).toBeGreaterThanOrEqual(6000); // six tool turns of 1000+ input tokens
+    expect(row.output_tokens).toBeGreaterThanOrEqual(300);
     expect(reported).toBeLessThan(1);
+
+    // QA is dispatched next, through the same template: it may run the tests, not edit.
+    const qaTools = await eventually(async () => {
+      const tools = toolsOffered('be-qa');
+      expect(tools).toContain('mcp__gaffer__claim_review');
+      return tools.filter((name) => !name.startsWith('mcp__gaffer__')).sort();
+    });
+    expect(qaTools).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
   }, 180_000);
 });

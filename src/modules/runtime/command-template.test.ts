@@ -19,6 +19,7 @@ const values: PlaceholderValues = {
   mcp_command: '"/usr/bin/node"',
   mcp_args: '["/app/main.js","agent-tools","--role","developer"]',
   mcp_env_vars: '["GAFFER_AGENT_TOKEN"]',
+  claude_tools: 'Read,Grep,Glob',
 };
 const render = (template: string, overrides: Partial<PlaceholderValues> = {}) =>
   renderArgv(parseCommandTemplate(template), { ...values, ...overrides });
@@ -72,8 +73,10 @@ describe('command templates', () => {
       '--mcp-config',
       '/tmp/run/mcp.json',
       '--strict-mcp-config',
+      '--tools',
+      'Read,Grep,Glob',
       '--allowedTools',
-      'mcp__gaffer Read Write Edit Bash Grep Glob TodoWrite',
+      'mcp__gaffer,Read,Grep,Glob',
       '--output-format',
       'stream-json',
       '--verbose',

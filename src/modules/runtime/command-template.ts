@@ -31,6 +31,8 @@ export const PLACEHOLDERS = [
   'mcp_args',
   /** The names of the environment variables the MCP server needs, as a JSON (and TOML) array. */
   'mcp_env_vars',
+  /** Claude Code's built-in tools for the agent's role, comma-separated (role-reach.ts). */
+  'claude_tools',
 ] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 

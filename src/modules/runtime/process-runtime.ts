@@ -13,6 +13,7 @@ import { type PlaceholderValues, parseCommandTemplate, renderArgv, renderEnv } f
 import type { AgentRuntime, RunIo, RunningAgent, SpawnSpec } from './contract.js';
 import { ProcessRun } from './process-run.js';
 import { type ProviderCommand, type ProviderSetting, resolveProviders } from './providers.js';
+import { CLAUDE_TOOLS, machineReachOf } from './role-reach.js';
 import { defaultGafferCommand, mcpConfigDocument, mcpServerFor, writeRunFiles } from './run-files.js';
 
 /** Grace between SIGTERM and SIGKILL when none is configured (GAFFER_KILL_GRACE_SECONDS). */
@@ -113,6 +114,7 @@ export class ProcessRuntime implements AgentRuntime {
         mcp_command: JSON.stringify(server?.command ?? ''),
         mcp_args: JSON.stringify(server?.args ?? []),
         mcp_env_vars: JSON.stringify(MCP_ENV_NAMES),
+        claude_tools: CLAUDE_TOOLS[machineReachOf(spec.agent.role)],
       };
       const env = agentEnvironment({
         spec,

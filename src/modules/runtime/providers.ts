@@ -2,6 +2,8 @@
  * The agent CLIs the process runtime knows out of the box, as command templates (see
  * command-template.ts for the placeholders), and how a configured template replaces or adds one.
  *
+ * Claude Code gets only the built-in tools of the agent's role (`{claude_tools}`, role-reach.ts),
+ * each allowed without asking, plus Gaffer's.
  * Each CLI gets the Gaffer MCP tool server (`gaffer agent-tools --role <route>`) its own way:
  * Claude Code through `--mcp-config <file>`, Gemini CLI through a settings file named by
  * GEMINI_CLI_SYSTEM_SETTINGS_PATH (the same `mcpServers` JSON), Codex through `-c` overrides (it
@@ -22,7 +24,7 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderCommand>> = {
   claude: {
     command:
       'claude -p {prompt} --mcp-config {mcp_config} --strict-mcp-config ' +
-      '--allowedTools "mcp__gaffer Read Write Edit Bash Grep Glob TodoWrite" ' +
+      '--tools {claude_tools} --allowedTools mcp__gaffer,{claude_tools} ' +
       '--output-format stream-json --verbose --model {model}',
     passEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'CLAUDE_CONFIG_DIR'],
   },
