@@ -196,7 +196,7 @@ export async function createModules(platform: Platform, foundations: Foundations
       workspaces,
     },
   });
-  const git = createGitModule({ platform, deps: { projects, workspaces } });
+  const git = createGitModule({ platform, deps: { projects, workspaces, tasks } });
   const dashboard = createDashboardModule({
     platform,
     deps: {

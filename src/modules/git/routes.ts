@@ -6,11 +6,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { requireIdentity, requireRole } from '../../platform/http/auth/index.js';
 import { authErrorResponses, errorResponse } from '../../platform/http/error-schema.js';
+import { TaskIdParams } from '../tasks/index.js';
 import { CleanupBody, CleanupView, FileQuery, FileSliceView, TAGS } from './api-schemas.js';
 import type { BranchCleanup } from './branch-cleanup.js';
+import { ChangedFileView, ChangeFileQuery, TaskChangeView } from './change-schemas.js';
 import { CLEANUP_ROLES } from './cleanup-rules.js';
 import type { BranchFileReader } from './file-reader.js';
 import { FILE_WINDOW } from './file-window.js';
+import { CHANGE_READER_ROLES, type TaskChangeReader } from './task-changes.js';
 import { cleanupView, fileSliceView } from './views.js';
 
 const gitFailed = errorResponse('Git could not read or change the project repository (`git_failed`).');
@@ -19,8 +22,57 @@ export function registerGitRoutes(
   app: FastifyInstance,
   reader: BranchFileReader,
   cleanup: BranchCleanup,
+  changes: TaskChangeReader,
 ): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const changeReaders = requireRole(...CHANGE_READER_ROLES);
+  const changeErrors = {
+    ...authErrorResponses,
+    404: errorResponse(
+      'No such task (`not_found`), or the change does not touch the path (`path_not_in_change`).',
+    ),
+    409: errorResponse(
+      'The task has no project (`task_not_in_project`) or no branch yet (`no_branch`), its branch or base is not on the ' +
+        "project's remote (`branch_missing`, `base_missing`), or git failed (`git_failed`).",
+    ),
+    422: errorResponse('The task id or the path is malformed.'),
+  };
+
+  api.get(
+    '/api/tasks/:id/changes',
+    {
+      preValidation: changeReaders,
+      schema: {
+        tags: TAGS,
+        summary:
+          "The task's change: files with hunks, commits, mergeability (CEO, PMs, PR reviewers, QA, auditor)",
+        description:
+          "The task's branch against its merge base with the branch it merges into (the parent task's branch, or the " +
+          "project's head rung for a root task), read from Gaffer's mirror after a fetch — the same for a local, GitHub " +
+          'or Gitea project. `mergeable` is a dry-run merge; `conflicts` names the paths when it is not clean. At most ' +
+          '`limits.file_lines` diff lines per file and `limits.total_lines` in all (`truncated` says where); ' +
+          '`…/changes/file?path=` answers one file whole. Computed once per pair of tips (`computed_at`).',
+        params: TaskIdParams,
+        response: { 200: TaskChangeView, ...changeErrors },
+      },
+    },
+    async (request) => changes.change(request.params.id),
+  );
+
+  api.get(
+    '/api/tasks/:id/changes/file',
+    {
+      preValidation: changeReaders,
+      schema: {
+        tags: TAGS,
+        summary: "One file of the task's change, whole (no line caps)",
+        params: TaskIdParams,
+        querystring: ChangeFileQuery,
+        response: { 200: ChangedFileView, ...changeErrors },
+      },
+    },
+    async (request) => changes.file(request.params.id, request.query.path),
+  );
 
   api.get(
     '/api/git/file',

@@ -10,6 +10,8 @@ import type { ForgeFactory } from './forges.js';
 import { WorkspacesService } from './service.js';
 
 export { BRANCH_TYPES, type BranchType, id8, taskBranchName } from './branch-names.js';
+export type { ChangedFile, ChangeHunk, ChangeLine, ChangeStatus } from './change-files.js';
+export type { ChangeCommit, TaskChange } from './changes.js';
 export { COMMIT_MESSAGE_LIMITS, type CommitMessageProblem, prepareCommitMessage } from './commit-message.js';
 export type { CommitInput, CommitResult } from './commits.js';
 export { WorkspaceError, type WorkspaceErrorFlavor } from './errors.js';

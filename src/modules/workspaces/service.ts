@@ -16,6 +16,8 @@ import {
   resolveRef,
   showFileAt,
 } from '../../platform/git/index.js';
+import type { ChangedFile } from './change-files.js';
+import { type TaskChange, TaskChanges } from './changes.js';
 import { type CommitInput, type CommitResult, commitTaskWork } from './commits.js';
 import type { WorkspaceContext } from './context.js';
 import { gitFailed, WorkspaceError } from './errors.js';
@@ -55,6 +57,7 @@ export class WorkspacesService {
   readonly root: string;
   private readonly ctx: WorkspaceContext;
   private readonly worktrees: TaskWorktrees;
+  private readonly changes: TaskChanges;
 
   constructor(options: WorkspacesServiceOptions) {
     const root = workspacesRoot(options.dataDir);
@@ -83,6 +86,7 @@ export class WorkspacesService {
       }),
     };
     this.worktrees = new TaskWorktrees(this.ctx);
+    this.changes = new TaskChanges(this.ctx, this.worktrees);
   }
 
   /** The branch a task works on (its recorded one, else named from its ancestry) and its base. No git. */
@@ -127,6 +131,21 @@ export class WorkspacesService {
   /** Files, line counts, commits and capped patch of the task branch against its base. */
   diffSummary(input: DiffSummaryInput): Promise<DiffSummary> {
     return taskDiffSummary(this.ctx, this.worktrees, input);
+  }
+
+  /** The task's change for review: files with hunks, commits, mergeability (cached per pair of tips). */
+  taskChange(task: WorkspaceTask, project: WorkspaceProject, signal?: AbortSignal): Promise<TaskChange> {
+    return this.changes.read(task, project, signal);
+  }
+
+  /** One file of the task's change, whole; 404 `path_not_in_change` when the change does not touch it. */
+  taskChangeFile(
+    task: WorkspaceTask,
+    project: WorkspaceProject,
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<ChangedFile> {
+    return this.changes.file(task, project, path, signal);
   }
 
   /** Removes every worktree and local branch of a task that ended (the remote branch stays). */

@@ -137,3 +137,33 @@ export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<st
   const sha = result.stdout.toString('utf8').trim();
   return result.exitCode === 0 && sha ? sha : null;
 }
+
+/**
+ * The unified diff `from`..`to` as git prints it, renames and copies found (`a/` and `b/` prefixes
+ * and unquoted UTF-8 paths whatever the repository's configuration says); only `paths` when given.
+ */
+export async function unifiedDiff(
+  repo: GitRepo,
+  from: string,
+  to: string,
+  paths: readonly string[] = [],
+): Promise<string> {
+  const args = [
+    '-c',
+    'core.quotePath=false',
+    'diff',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--find-renames',
+    '--find-copies',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+    '--end-of-options',
+    assertRef(from),
+    assertRef(to),
+    '--',
+    ...paths,
+  ];
+  return (await gitRaw(repo, args)).stdout.toString('utf8');
+}

@@ -25,9 +25,10 @@ export {
   type FileChangeStatus,
   logBetween,
   mergeBase,
+  unifiedDiff,
 } from './history.js';
 export { KeyedQueue } from './keyed-queue.js';
-export { type MergeMethod, type MergeOptions, type MergeOutcome, mergeInto } from './merge.js';
+export { dryRunMerge, type MergeMethod, type MergeOptions, type MergeOutcome, mergeInto } from './merge.js';
 export {
   createTag,
   deleteRemoteBranch,

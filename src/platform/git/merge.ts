@@ -71,3 +71,32 @@ async function undoMerge(repo: GitRepo, method: MergeMethod): Promise<void> {
   }
   await gitRaw(repo, ['reset', '--hard', '--quiet', 'HEAD']);
 }
+
+/**
+ * Whether `head` would merge into `base` cleanly, tried without a work tree (`git merge-tree
+ * --write-tree`, git 2.38+; it writes only unreferenced objects): the conflicting paths, none when clean.
+ */
+export async function dryRunMerge(
+  repo: GitRepo,
+  base: string,
+  head: string,
+): Promise<{ conflicts: string[] }> {
+  const result = await gitRaw(
+    repo,
+    [
+      'merge-tree',
+      '--write-tree',
+      '--name-only',
+      '--no-messages',
+      '-z',
+      '--end-of-options',
+      assertRef(base),
+      assertRef(head),
+    ],
+    { okExitCodes: [1] },
+  );
+  if (result.exitCode === 0) return { conflicts: [] };
+  // The tree's id, then each conflicted path (once per conflicting stage), NUL-separated.
+  const [, ...paths] = result.stdout.toString('utf8').split('\0').filter(Boolean);
+  return { conflicts: [...new Set(paths)].sort() };
+}
