@@ -17963,6 +17963,373 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tasks/{id}/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The task's change: files with hunks, commits, mergeability (CEO, PMs, PR reviewers, QA, auditor)
+         * @description The task's branch against its merge base with the branch it merges into (the parent task's branch, or the project's head rung for a root task), read from Gaffer's mirror after a fetch — the same for a local, GitHub or Gitea project. `mergeable` is a dry-run merge; `conflicts` names the paths when it is not clean. At most `limits.file_lines` diff lines per file and `limits.total_lines` in all (`truncated` says where); `…/changes/file?path=` answers one file whole. Computed once per pair of tips (`computed_at`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The task’s full 36-character UUID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            task_id: string;
+                            base: {
+                                branch: string;
+                                sha: string;
+                            };
+                            head: {
+                                branch: string;
+                                sha: string;
+                            };
+                            /** @description Null when the two share no history. */
+                            merge_base: string | null;
+                            /** @description A dry-run merge of head into base is clean. */
+                            mergeable: boolean;
+                            /** @description The paths that conflict when it is not. */
+                            conflicts: string[];
+                            files: {
+                                path: string;
+                                /** @description The path before a rename or copy. */
+                                previous_path: string | null;
+                                /** @enum {string} */
+                                status: "added" | "modified" | "deleted" | "renamed" | "copied";
+                                additions: number;
+                                deletions: number;
+                                binary: boolean;
+                                /** @description The caps left lines of this file out (its counts stay whole); `GET …/changes/file` answers it whole. */
+                                truncated: boolean;
+                                hunks: {
+                                    /** @description The hunk header as git printed it (`@@ -a,b +c,d @@ section`). */
+                                    header: string;
+                                    old_start: number;
+                                    old_lines: number;
+                                    new_start: number;
+                                    new_lines: number;
+                                    lines: {
+                                        /** @enum {string} */
+                                        kind: "context" | "add" | "del";
+                                        /** @description The line without its `+`, `-` or space. */
+                                        text: string;
+                                        old_line: number | null;
+                                        new_line: number | null;
+                                    }[];
+                                }[];
+                            }[];
+                            /** @description The task's own commits (not the base's), newest first. */
+                            commits: {
+                                sha: string;
+                                subject: string;
+                                body: string;
+                                author: {
+                                    name: string;
+                                    email: string;
+                                };
+                                /** @description ISO-8601 author time. */
+                                time: string;
+                            }[];
+                            totals: {
+                                files: number;
+                                additions: number;
+                                deletions: number;
+                                commits: number;
+                            };
+                            /** @description The caps left lines out somewhere (see each file). */
+                            truncated: boolean;
+                            limits: {
+                                /** @description Diff lines one file shows at most. */
+                                file_lines: number;
+                                /** @description Diff lines the whole answer shows at most. */
+                                total_lines: number;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description When the change was computed; an unchanged pair of tips answers from the cache with its time.
+                             */
+                            computed_at: string;
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description No such task (`not_found`), or the change does not touch the path (`path_not_in_change`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The task has no project (`task_not_in_project`) or no branch yet (`no_branch`), its branch or base is not on the project's remote (`branch_missing`, `base_missing`), or git failed (`git_failed`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The task id or the path is malformed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tasks/{id}/changes/file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One file of the task's change, whole (no line caps) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A path the change touches (its new path, or the old one of a rename). */
+                    path: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The task’s full 36-character UUID. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            path: string;
+                            /** @description The path before a rename or copy. */
+                            previous_path: string | null;
+                            /** @enum {string} */
+                            status: "added" | "modified" | "deleted" | "renamed" | "copied";
+                            additions: number;
+                            deletions: number;
+                            binary: boolean;
+                            /** @description The caps left lines of this file out (its counts stay whole); `GET …/changes/file` answers it whole. */
+                            truncated: boolean;
+                            hunks: {
+                                /** @description The hunk header as git printed it (`@@ -a,b +c,d @@ section`). */
+                                header: string;
+                                old_start: number;
+                                old_lines: number;
+                                new_start: number;
+                                new_lines: number;
+                                lines: {
+                                    /** @enum {string} */
+                                    kind: "context" | "add" | "del";
+                                    /** @description The line without its `+`, `-` or space. */
+                                    text: string;
+                                    old_line: number | null;
+                                    new_line: number | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description No credentials, or credentials that do not verify. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The caller’s role may not use this route. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description No such task (`not_found`), or the change does not touch the path (`path_not_in_change`). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The task has no project (`task_not_in_project`) or no branch yet (`no_branch`), its branch or base is not on the project's remote (`branch_missing`, `base_missing`), or git failed (`git_failed`). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+                /** @description The task id or the path is malformed. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                                code: string;
+                                message: string;
+                                details?: unknown;
+                                remediate?: string;
+                            };
+                            correlation_id: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks/{id}/claim": {
         parameters: {
             query?: never;
