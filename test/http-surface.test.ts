@@ -94,14 +94,25 @@ describe('API documentation', () => {
     expect(result.valid).toBe(true);
 
     const documented = new Set<string>();
-    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
-      // `/{*}` is how the docs write Fastify's wildcard `/*` (the panel's page fallback).
-      const fastifyPath = path.replace('{*}', '*').replace(/\{([^}]+)\}/g, ':$1');
-      for (const method of Object.keys(item)) documented.add(`${method.toUpperCase()} ${fastifyPath}`);
+    const operationIds: string[] = [];
+    for (const [path, item] of Object.entries(
+      document.paths as Record<string, Record<string, { operationId?: string }>>,
+    )) {
+      const fastifyPath = path.replace(/\{([^}]+)\}/g, ':$1');
+      for (const [method, operation] of Object.entries(item)) {
+        documented.add(`${method.toUpperCase()} ${fastifyPath}`);
+        operationIds.push(operation.operationId ?? `(none: ${method} ${path})`);
+      }
     }
     expect(t.app.routeCatalogue.length).toBeGreaterThan(5);
     const missing = t.app.routeCatalogue.filter((route) => !documented.has(route));
     expect(missing).toEqual([]);
+    // Every operation has an operationId of its own (what generated clients name methods by);
+    // the panel's page fallback is no operation.
+    expect(operationIds.filter((id) => !/^[a-z][A-Za-z0-9]+$/.test(id))).toEqual([]);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    expect(document.paths['/{*}']).toBeUndefined();
+    expect(document.servers).toEqual([{ url: '/', description: 'This Gaffer server' }]);
     expect(document.components.securitySchemes.agentToken).toMatchObject({
       type: 'apiKey',
       in: 'header',

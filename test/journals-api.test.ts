@@ -87,12 +87,14 @@ describe('journals', () => {
     expect(team.entries.map((e) => e.id)).toEqual([entries['be-dev-1']!.id]);
 
     const ceoEntry = entries.ceo!.id;
-    expect((await get('be-pm', `/api/journals/entries/${ceoEntry}`)).statusCode).toBe(404);
-    expect((await get('be-dev-2', `/api/journals/entries/${entries['be-dev-1']!.id}`)).statusCode).toBe(404);
+    expect((await get('be-pm', `/api/journal-entries/${ceoEntry}`)).statusCode).toBe(404);
+    expect((await get('be-dev-2', `/api/journal-entries/${entries['be-dev-1']!.id}`)).statusCode).toBe(404);
     expect(
-      (await get('be-dev-2', '/api/journals/entries/00000000-0000-0000-0000-00000000dead')).statusCode,
+      (await get('be-dev-2', '/api/journal-entries/00000000-0000-0000-0000-00000000dead')).statusCode,
     ).toBe(404);
-    expect(json<Entry>(await get('auditor', `/api/journals/entries/${ceoEntry}`)).author_slug).toBe('ceo');
+    expect(json<Entry>(await get('auditor', `/api/journal-entries/${ceoEntry}`)).author_slug).toBe('ceo');
+    expect((await get('be-pm', `/api/journal-entries/${entries['be-dev-2']!.id}`)).statusCode).toBe(200);
+    // Its first path still answers (an alias kept out of the OpenAPI document).
     expect((await get('be-pm', `/api/journals/entries/${entries['be-dev-2']!.id}`)).statusCode).toBe(200);
   });
 
@@ -145,11 +147,11 @@ describe('journals', () => {
 
     const target = entries['be-dev-1']!.id;
     const del = (slug: string) =>
-      t.app.inject({ method: 'DELETE', url: `/api/journals/entries/${target}`, headers: as(slug) });
+      t.app.inject({ method: 'DELETE', url: `/api/journal-entries/${target}`, headers: as(slug) });
     expect((await del('be-pm')).statusCode).toBe(403);
     expect((await del('fe-dev-1')).statusCode).toBe(404);
     expect((await del('be-dev-1')).statusCode).toBe(204);
-    expect((await get('be-dev-1', `/api/journals/entries/${target}`)).statusCode).toBe(404);
+    expect((await get('be-dev-1', `/api/journal-entries/${target}`)).statusCode).toBe(404);
     expect(json<Page>(await get('be-dev-1', '/api/journals/me/entries')).entries).toEqual([]);
 
     const after = await source.changedSince({ at: last.updated_at, ref: last.ref }, 10);

@@ -103,36 +103,47 @@ export function registerJournalsRoutes(
       service.list(await actorOf(request.identity!), { ...request.query, author: request.params.agent }),
   );
 
-  api.get(
-    '/api/journals/entries/:id',
-    {
-      ...base,
-      schema: {
-        tags: TAGS,
-        summary: 'One journal entry',
-        description: '404 when absent, deleted, or not the caller’s to read.',
-        params: EntryParams,
-        response: { 200: JournalEntrySchema, ...authErrorResponses, 404: missing },
+  // One entry lives at /api/journal-entries/{id}; /api/journals/entries/{id}, where it first lived,
+  // read as an agent named `entries` beside /api/journals/{agent}/entries: it stays as an alias,
+  // out of the document.
+  for (const [url, hide] of [
+    ['/api/journal-entries/:id', false],
+    ['/api/journals/entries/:id', true],
+  ] as const) {
+    api.get(
+      url,
+      {
+        ...base,
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: 'One journal entry',
+          description: '404 when absent, deleted, or not the caller’s to read.',
+          params: EntryParams,
+          response: { 200: JournalEntrySchema, ...authErrorResponses, 404: missing },
+        },
       },
-    },
-    async (request) => service.get(await actorOf(request.identity!), request.params.id),
-  );
+      async (request) => service.get(await actorOf(request.identity!), request.params.id),
+    );
 
-  api.delete(
-    '/api/journals/entries/:id',
-    {
-      ...base,
-      schema: {
-        tags: TAGS,
-        summary: 'Delete one of one’s own entries',
-        description: '403 when it is another’s entry the caller can read; 404 when the caller cannot see it.',
-        params: EntryParams,
-        response: { 204: Type.Null(), ...authErrorResponses, 404: missing },
+    api.delete(
+      url,
+      {
+        ...base,
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: 'Delete one of one’s own entries',
+          description:
+            '403 when it is another’s entry the caller can read; 404 when the caller cannot see it.',
+          params: EntryParams,
+          response: { 204: Type.Null(), ...authErrorResponses, 404: missing },
+        },
       },
-    },
-    async (request, reply) => {
-      await service.delete(await actorOf(request.identity!), request.params.id);
-      return reply.code(204).send(null);
-    },
-  );
+      async (request, reply) => {
+        await service.delete(await actorOf(request.identity!), request.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  }
 }

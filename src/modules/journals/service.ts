@@ -216,7 +216,7 @@ export class JournalsService {
       body: row.deletedAt ? '' : row.content,
       updated_at: row.updatedAt,
       deleted: row.deletedAt !== null,
-      url: `/api/journals/entries/${row.id}`,
+      url: `/api/journal-entries/${row.id}`,
     }));
   }
 

@@ -1,5 +1,6 @@
 /** The request schemas and /docs text of the WebSocket endpoints. */
 import { Type } from 'typebox';
+import { errorResponse } from '../../platform/http/error-schema.js';
 
 const AgentKey = Type.String({ minLength: 1, maxLength: 100, description: 'Agent UUID or slug.' });
 const TokenParam = Type.String({
@@ -29,9 +30,17 @@ const common =
   'unsent frames exceed GAFFER_WS_SEND_QUEUE_LIMIT is closed with 1013. A refused upgrade is an HTTP error ' +
   'before accept: 422 malformed query, 401 bad or missing token, 403 `unknown_agent` (the 1008 of the seed).';
 
+const upgradeResponses = {
+  101: { description: 'Switching Protocols: the WebSocket stream is open.' },
+  401: errorResponse('A bad or missing token (`invalid_token`, `missing_token`).'),
+  403: errorResponse('An unknown agent (`unknown_agent`), or the request guard refused it.'),
+  422: errorResponse('A malformed query.'),
+};
+
 export const routeDocs = {
   system: {
     tags: ['streams'],
+    response: upgradeResponses,
     summary: 'Operator-wide live stream',
     description:
       'Read-only operator stream: `RATE_LIMIT_HIT`, `RATE_LIMIT_LIFTED`, `USAGE_SNAPSHOT` as `{type, ...data}` and ' +
@@ -40,6 +49,7 @@ export const routeDocs = {
   },
   agents: {
     tags: ['streams'],
+    response: upgradeResponses,
     summary: "An agent's output and lifecycle stream",
     description:
       '`AGENT_SPAWNED`, `AGENT_STOPPED`, `AGENT_WAITING`, `AGENT_RESUMED`, `AGENT_ERROR` and `AGENT_OUTPUT` of the ' +
@@ -48,6 +58,7 @@ export const routeDocs = {
   },
   notifications: {
     tags: ['streams'],
+    response: upgradeResponses,
     summary: "An agent's notification stream",
     description:
       "`NOTIFICATION_SENT` (the notification's own type as `notification_type`) and `NOTIFICATION_ACKED` for " +

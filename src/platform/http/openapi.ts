@@ -6,6 +6,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { version } from '../version.js';
+import { errorResponse } from './error-schema.js';
+import { operationIdOf } from './operation-ids.js';
 
 export const DOCS_PREFIX = '/docs';
 
@@ -16,13 +18,29 @@ declare module 'fastify' {
   }
 }
 
+/** What the request guard may answer on any route, before the route runs (see guard/). */
+const GUARD_RESPONSES = {
+  403: errorResponse('The request guard refused the request (`request_blocked`) or the address is banned.'),
+  429: errorResponse('The request guard’s rate limit (`rate_limited`); see Retry-After.'),
+};
+
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   const catalogue: string[] = [];
+  const operationIds = new Map<string, string>();
   app.decorate('routeCatalogue', catalogue);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(DOCS_PREFIX)) return;
+    if (route.url.startsWith(DOCS_PREFIX) || (route.schema as { hide?: boolean } | undefined)?.hide) return;
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') catalogue.push(`${method} ${route.url}`);
+      if (method === 'HEAD') continue;
+      const operation = `${method} ${route.url}`;
+      const id = operationIdOf(method, route.url);
+      const taken = operationIds.get(id);
+      if (taken)
+        throw new Error(
+          `operationId ${id} of ${operation} is taken by ${taken}: name one in operation-ids.ts`,
+        );
+      operationIds.set(id, operation);
+      catalogue.push(operation);
     }
   });
   await app.register(swagger, {
@@ -56,11 +74,21 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
       security: [{ agentToken: [] }, { panelSession: [] }],
+      // Paths are relative to wherever the document was fetched from (GAFFER_PUBLIC_URL behind a proxy).
+      servers: [{ url: '/', description: 'This Gaffer server' }],
     },
-    // Probes, pages and public routes carry no credentials.
+    // Probes, pages and public routes carry no credentials. Every operation gets its operationId
+    // and the guard's answers it does not declare itself.
     transform: ({ schema, url, route }) => {
       const open = !url.startsWith('/api/') || route.config?.public === true;
-      return { schema: open ? { ...schema, security: [] } : schema, url };
+      const method = [route.method].flat().find((m) => m !== 'HEAD') ?? 'GET';
+      const documented: Record<string, unknown> = {
+        ...schema,
+        operationId: operationIdOf(method, url),
+        response: { ...GUARD_RESPONSES, ...(schema?.response as object | undefined) },
+      };
+      if (open) documented.security = [];
+      return { schema: documented, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });

@@ -142,11 +142,15 @@ export function registerPanelStatic(app: FastifyInstance, panelDir: string = DEF
   app.get(
     '/*',
     {
-      schema: pageDocs(
-        'Panel pages and build files',
-        'Any other GET outside /api, /ws, /docs and the probes: hashed `/assets/*` (cached for a year), other ' +
-          'build files, or a panel URL such as `/tasks/{id}`, answered with the panel’s index.html.',
-      ),
+      // The SPA fallback is no API operation: kept out of the OpenAPI document.
+      schema: {
+        hide: true,
+        ...pageDocs(
+          'Panel pages and build files',
+          'Any other GET outside /api, /ws, /docs and the probes: hashed `/assets/*` (cached for a year), other ' +
+            'build files, or a panel URL such as `/tasks/{id}`, answered with the panel’s index.html.',
+        ),
+      },
     },
     async (request, reply) => {
       const path = decodedPath(request.url);
