@@ -137,6 +137,13 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await pending.getByTestId(`card-${ids.health}`).waitFor();
     expect(await pending.getAttribute('data-count')).toBe('4');
     expect(await inProgress.getAttribute('data-count')).toBe('0');
+    // Empty columns are narrow strips with their count; a click opens one.
+    expect(await inProgress.getAttribute('data-collapsed')).toBe('true');
+    expect(await pending.getAttribute('data-collapsed')).toBeNull();
+    const blocked = page.getByTestId('column-blocked');
+    await blocked.getByRole('button').click();
+    await blocked.getByText('No tasks').waitFor();
+    expect(await blocked.getAttribute('data-collapsed')).toBeNull();
     await screenshot(page, 'tasks-kanban');
     await expectAccessible(page);
 
@@ -159,6 +166,18 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await expectAccessible(page);
     await page.evaluate("document.documentElement.dataset.theme = 'light'");
   }, 120_000);
+
+  it('reads the plan on the task page as a document, not as JSON', async () => {
+    await page.goto(`${server.base}/tasks/${ids.health}`);
+    const plan = page.getByRole('region', { name: 'Plan' });
+    await plan.getByRole('region', { name: 'Sub-tasks' }).getByText('Health endpoint').waitFor();
+    await plan.getByRole('region', { name: 'Summary' }).getByText(PM_PLAN.plan).waitFor();
+    await plan.getByRole('region', { name: 'Approach' }).getByText(PM_PLAN.approach).waitFor();
+    await plan.getByText(/^Planned by main-pm/).waitFor();
+    expect(await plan.innerText()).not.toMatch(/[{}"]/);
+    await screenshot(page, 'task-overview-plan');
+    await expectAccessible(page);
+  }, 60_000);
 
   it('shows the task page’s tabs over real history, findings, collisions and a work session', async () => {
     const id = ids.billing!;

@@ -9,6 +9,7 @@ import { $api, queryKey } from '../../api/client';
 import { Button } from '../ui/button';
 import { EmptyState, Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
+import { StructuredDocument } from '../ui/structured-document';
 
 const KIND_LABEL: Record<string, string> = {
   update_charter: 'Change the charter',
@@ -58,9 +59,9 @@ export function DirectiveQueue() {
           >
             <p className="font-semibold">{KIND_LABEL[d.kind] ?? d.kind}</p>
             {d.rationale && <p>{d.rationale}</p>}
-            <pre className="overflow-x-auto rounded bg-surface-2 p-2 font-mono text-xs">
-              {JSON.stringify(d.payload, null, 2)}
-            </pre>
+            <div className="rounded bg-surface-2 p-2">
+              <StructuredDocument document={d.payload as Record<string, unknown>} level={4} />
+            </div>
             <div className="flex flex-wrap items-center gap-2">
               <Button
                 variant="primary"

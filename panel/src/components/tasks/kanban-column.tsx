@@ -1,15 +1,16 @@
 /**
  * One kanban column: the state's badge and count, then its cards in a scroll box virtualised with
  * @tanstack/react-virtual (only the cards in view are in the DOM, so a full column stays smooth),
- * and, when the column holds more than it shows, a link to all of them in the list.
+ * and, when the column holds more than it shows, a link to all of them in the list. An empty
+ * column is a narrow strip with its count until clicked.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { paths } from '../../api/schema';
 import { RelativeTime } from '../ui/time';
 import type { Lookups } from './lookups';
-import { StateBadge } from './state-badge';
+import { StateBadge, stateLabel } from './state-badge';
 
 type Board = paths['/api/kanban']['get']['responses'][200]['content']['application/json'];
 export type Column = Board['columns'][number];
@@ -39,6 +40,33 @@ export function KanbanColumn({
     initialRect: { width: 256, height: 640 },
   });
   const headingId = `kanban-${column.status}`;
+  const [expanded, setExpanded] = useState(false);
+
+  // An empty column is a narrow strip with its count, so the columns with work stay on screen.
+  if (column.count === 0 && !expanded) {
+    return (
+      <section
+        aria-label={`${stateLabel(column.status)}: no tasks`}
+        data-testid={`column-${column.status}`}
+        data-count={0}
+        data-collapsed="true"
+        className="flex w-9 shrink-0 flex-col rounded-lg border border-border bg-surface-2"
+      >
+        <button
+          type="button"
+          aria-expanded={false}
+          title={`Show the empty column “${stateLabel(column.status)}”`}
+          onClick={() => setExpanded(true)}
+          className="flex flex-1 flex-col items-center gap-2 rounded-lg px-1 py-2 text-xs text-muted hover:bg-surface hover:text-text"
+        >
+          <span className="font-semibold" data-testid="column-count">
+            0
+          </span>
+          <span className="whitespace-nowrap [writing-mode:vertical-rl]">{stateLabel(column.status)}</span>
+        </button>
+      </section>
+    );
+  }
 
   return (
     <section

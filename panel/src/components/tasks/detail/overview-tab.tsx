@@ -1,6 +1,7 @@
-/** Overview: the description, the acceptance criteria, the plan (as the planner wrote it) and facts. */
+/** Overview: the description, the acceptance criteria, the plan (read as a document) and facts. */
 import { EmptyState } from '../../ui/page';
 import { ShortId } from '../../ui/short-id';
+import { StructuredDocument } from '../../ui/structured-document';
 import { RelativeTime } from '../../ui/time';
 import type { Lookups } from '../lookups';
 import type { Task } from './use-task';
@@ -69,31 +70,22 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** A plan is free-form JSON from the planner: steps as a list when it has them, the rest as JSON. */
+/** The plan as the planner wrote it, read as a document; who planned it and when underneath. */
 function Plan({ plan }: { plan: Record<string, unknown> }) {
-  const steps = Array.isArray(plan.steps) ? plan.steps : null;
-  const { steps: _steps, ...rest } = plan;
   return (
     <div className="space-y-2">
-      {steps && (
-        <ol className="list-decimal space-y-1 pl-5">
-          {steps.map(stepText).map(({ key, text }) => (
-            <li key={key} className="break-words">
-              {text}
-            </li>
-          ))}
-        </ol>
-      )}
-      {Object.keys(rest).length > 0 && (
-        <pre className="overflow-x-auto rounded-md bg-surface-2 p-2 font-mono text-xs">
-          {JSON.stringify(rest, null, 2)}
-        </pre>
+      <StructuredDocument document={plan} skip={['by', 'at']} />
+      {typeof plan.by === 'string' && (
+        <p className="text-[13px] text-muted">
+          Planned by {plan.by}
+          {typeof plan.at === 'string' && (
+            <>
+              {' '}
+              <RelativeTime at={plan.at} />
+            </>
+          )}
+        </p>
       )}
     </div>
   );
 }
-
-const stepText = (step: unknown, n: number) => ({
-  key: `step-${n + 1}`,
-  text: typeof step === 'string' ? step : JSON.stringify(step),
-});
