@@ -21,6 +21,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <InboxPage /> },
       { path: '/tasks', lazy: page(() => import('./routes/tasks')) },
       { path: '/tasks/:id', lazy: page(() => import('./routes/task-detail')) },
+      { path: '/tasks/:id/changes', lazy: page(() => import('./routes/task-detail')) },
       { path: '/agents', lazy: page(() => import('./routes/agents')) },
       { path: '/agents/:id', lazy: page(() => import('./routes/agent-detail')) },
       { path: '/projects', lazy: page(() => import('./routes/projects')) },

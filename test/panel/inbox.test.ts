@@ -53,8 +53,36 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     await page.getByRole('heading', { name: 'Inbox — 1 waiting for you' }).waitFor();
     // The company at a glance (the cockpit summary) flags what waits for the CEO.
     await page.getByTestId('signal-awaiting_ceo').waitFor();
+    // The card sums the change up and leads to its review; a local pull request is no dead link.
+    await card
+      .getByTestId('approval-change')
+      .filter({ hasText: /^\+\d+ −\d+ in \d+ files?/ })
+      .waitFor();
+    expect(await card.locator('a[href^="local:"]').count()).toBe(0);
     await screenshot(page, 'inbox-awaiting-approval');
     await expectAccessible(page);
+
+    // The review: mergeable, the files with their counts, the diff line by line, the commits.
+    await card.getByRole('link', { name: 'Review the change' }).click();
+    await page.waitForURL(`**/tasks/${id}/changes`);
+    await page.getByTestId('change-mergeable').filter({ hasText: 'Merges cleanly into main' }).waitFor();
+    const files = page.getByRole('navigation', { name: 'Changed files' }).getByRole('button');
+    expect(await files.count()).toBeGreaterThanOrEqual(1);
+    const diff = page.getByRole('region', { name: 'Diff' });
+    await diff.locator('[data-testid^="diff-file-"]').first().waitFor();
+    expect(await diff.innerText()).toMatch(/@@ -\d+(,\d+)? \+\d+(,\d+)? @@/);
+    expect(
+      await page.getByRole('region', { name: 'Commits' }).getByRole('listitem').count(),
+    ).toBeGreaterThanOrEqual(1);
+    await page.keyboard.press('n');
+    await screenshot(page, 'task-changes');
+    await expectAccessible(page);
+    await page.evaluate("document.documentElement.dataset.theme = 'dark'");
+    await screenshot(page, 'task-changes-dark');
+    await expectAccessible(page);
+    await page.evaluate("document.documentElement.dataset.theme = 'light'");
+    await page.goBack();
+    await card.waitFor();
 
     // Reject asks for the changes first, and refuses too short a note before sending anything.
     await card.getByRole('button', { name: 'Reject…' }).click();

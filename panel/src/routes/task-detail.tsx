@@ -1,10 +1,12 @@
 /**
  * Task (`/tasks/:id`): the header (state, title, id, project, assignee, the CEO's actions), then
- * tabs kept in the query string (`?tab=history`): Overview · History · Findings · Collisions ·
- * Work session · Transcript. Live: task events refetch what is on screen.
+ * tabs kept in the query string (`?tab=history`): Overview · Changes · History · Findings ·
+ * Collisions · Work session · Transcript. `/tasks/:id/changes` opens it on Changes (the review).
+ * Live: task events refetch what is on screen.
  */
 import { Tabs } from 'radix-ui';
-import { useParams, useSearchParams } from 'react-router';
+import { useMatch, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ChangesTab } from '../components/tasks/changes/changes-tab';
 import { CollisionsTab } from '../components/tasks/detail/collisions-tab';
 import { FindingsTab } from '../components/tasks/detail/findings-tab';
 import { HistoryTab } from '../components/tasks/detail/history-tab';
@@ -19,6 +21,7 @@ import { ProblemNote } from '../components/ui/problem-note';
 
 const TABS = [
   ['overview', 'Overview'],
+  ['changes', 'Changes'],
   ['history', 'History'],
   ['findings', 'Findings'],
   ['collisions', 'Collisions'],
@@ -29,8 +32,18 @@ type Tab = (typeof TABS)[number][0];
 
 export default function TaskDetailPage() {
   const { id = '' } = useParams();
-  const [params, setParams] = useSearchParams();
-  const tab: Tab = TABS.some(([t]) => t === params.get('tab')) ? (params.get('tab') as Tab) : 'overview';
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const onChanges = useMatch('/tasks/:id/changes') !== null;
+  const asked = onChanges ? 'changes' : params.get('tab');
+  const tab: Tab = TABS.some(([t]) => t === asked) ? (asked as Tab) : 'overview';
+  const openTab = (value: string) =>
+    navigate(
+      value === 'changes'
+        ? `/tasks/${id}/changes`
+        : `/tasks/${id}${value === 'overview' ? '' : `?tab=${value}`}`,
+      { replace: true },
+    );
   const task = useTask(id);
   const lookups = useLookups();
 
@@ -52,10 +65,7 @@ export default function TaskDetailPage() {
   return (
     <div className="space-y-4 px-6 py-5">
       <TaskHeader task={t} lookups={lookups} />
-      <Tabs.Root
-        value={tab}
-        onValueChange={(value) => setParams(value === 'overview' ? {} : { tab: value }, { replace: true })}
-      >
+      <Tabs.Root value={tab} onValueChange={openTab}>
         <Tabs.List aria-label="Task views" className="flex gap-1 border-b border-border">
           {TABS.map(([value, label]) => (
             <Tabs.Trigger
@@ -70,6 +80,9 @@ export default function TaskDetailPage() {
         <div className="pt-4">
           <Tabs.Content value="overview">
             <OverviewTab task={t} lookups={lookups} />
+          </Tabs.Content>
+          <Tabs.Content value="changes">
+            <ChangesTab taskId={t.id} />
           </Tabs.Content>
           <Tabs.Content value="history">
             <HistoryTab taskId={t.id} lookups={lookups} />

@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { $api } from '../../api/client';
 import { ApproveDialog, useApproval } from '../tasks/approve-dialog';
+import { changeSummary } from '../tasks/changes/diff-rows';
 import { StateBadge } from '../tasks/state-badge';
 import { Button } from '../ui/button';
 import { ProblemNote } from '../ui/problem-note';
@@ -49,17 +50,23 @@ export function ApprovalCard({ task }: { task: Task }) {
           {task.branch_name && (
             <p className="mt-1 text-muted">
               Branch <span className="font-mono text-xs">{task.branch_name}</span>
-              {task.pr_url && (
+              {task.pr_number !== null && (
                 <>
                   {' '}
                   ·{' '}
-                  <a className="text-accent underline" href={task.pr_url} rel="noreferrer" target="_blank">
-                    pull request #{task.pr_number}
-                  </a>
+                  {/* A local project's pull request (local://…) lives only in Gaffer: the review is its page. */}
+                  {task.pr_url && /^https?:\/\//.test(task.pr_url) ? (
+                    <a className="text-accent underline" href={task.pr_url} rel="noreferrer" target="_blank">
+                      pull request #{task.pr_number} on the forge
+                    </a>
+                  ) : (
+                    <>pull request #{task.pr_number}</>
+                  )}
                 </>
               )}
             </p>
           )}
+          {task.branch_name && <ChangeLine taskId={task.id} />}
         </div>
       </div>
       {approval.failureShown && (
@@ -76,6 +83,26 @@ export function ApprovalCard({ task }: { task: Task }) {
       <ApproveDialog approval={approval} />
       {rejecting && <RejectDialog task={task} onClose={() => setRejecting(false)} />}
     </article>
+  );
+}
+
+/** "+N −M in K files" and the way to the review page. */
+function ChangeLine({ taskId }: { taskId: string }) {
+  const change = $api.useQuery('get', '/api/tasks/{id}/changes', { params: { path: { id: taskId } } });
+  return (
+    <p className="mt-1">
+      {change.data && (
+        <span className="mr-2" data-testid="approval-change">
+          {changeSummary(change.data.totals)}
+          {!change.data.mergeable && (
+            <span className="text-danger-text"> · conflicts with {change.data.base.branch}</span>
+          )}
+        </span>
+      )}
+      <Link to={`/tasks/${taskId}/changes`} className="text-accent underline">
+        Review the change
+      </Link>
+    </p>
   );
 }
 

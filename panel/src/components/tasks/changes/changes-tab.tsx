@@ -1,0 +1,264 @@
+/**
+ * Changes (`/tasks/{id}/changes`, the task page's Changes tab): what the task changes, as a reviewer
+ * reads it before approving — whether it merges cleanly into its base (or which files conflict),
+ * "+N −M in K files", the files with their counts, the commits, and the diff line by line with
+ * both line numbers. The diff draws only the rows on screen (@tanstack/react-virtual over the rows
+ * of diff-rows.ts), so a change of ten thousand lines scrolls smoothly. `n` / `p` jump to the next
+ * and previous file; lock and generated files start folded; a file cut short by the server's caps
+ * loads whole on a click.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { $api } from '../../../api/client';
+import { Button } from '../../ui/button';
+import { EmptyState, Loading } from '../../ui/page';
+import { ProblemNote } from '../../ui/problem-note';
+import { RelativeTime } from '../../ui/time';
+import { type Change, type ChangedFile, changeSummary, diffRows, fileStarts, type Row } from './diff-rows';
+
+const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, note: 26 } as const;
+const STATUS_MARK: Record<ChangedFile['status'], string> = {
+  added: 'A',
+  modified: 'M',
+  deleted: 'D',
+  renamed: 'R',
+  copied: 'C',
+};
+
+export function ChangesTab({ taskId }: { taskId: string }) {
+  const change = $api.useQuery('get', '/api/tasks/{id}/changes', { params: { path: { id: taskId } } });
+  if (change.error) {
+    const code = (change.error as { error?: { code?: string } }).error?.code;
+    if (code === 'no_branch' || code === 'branch_missing' || code === 'task_not_in_project')
+      return <EmptyState>No change to review yet: nothing is committed on this task's branch.</EmptyState>;
+    return <ProblemNote error={change.error} prefix="Could not read the change" />;
+  }
+  if (!change.data) return <Loading what="the change" />;
+  return <ChangeView change={change.data} taskId={taskId} />;
+}
+
+function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
+  const [files, setFiles] = useState(change.files);
+  useEffect(() => setFiles(change.files), [change.files]);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  const rows = useMemo(() => diffRows(files, open, closed), [files, open, closed]);
+  const starts = useMemo(() => fileStarts(rows), [rows]);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => ROW_HEIGHT[rows[i]!.kind],
+    overscan: 30,
+    initialRect: { width: 900, height: 640 },
+  });
+
+  // The file the reviewer last went to (n / p move from it); -1 before the first.
+  const current = useRef(-1);
+  const goToFile = (index: number) => {
+    const row = starts[index];
+    if (row === undefined) return;
+    current.current = index;
+    virtualizer.scrollToIndex(row, { align: 'start' });
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      if (
+        event.metaKey ||
+        event.ctrlKey ||
+        event.altKey ||
+        target?.closest('input, textarea, select, [contenteditable]')
+      )
+        return;
+      if (event.key === 'n') goToFile(Math.min(current.current + 1, starts.length - 1));
+      else if (event.key === 'p') goToFile(Math.max(current.current - 1, 0));
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+
+  const toggle = (file: ChangedFile, folded: boolean) => {
+    const flip = (set: ReadonlySet<string>, add: boolean) => {
+      const next = new Set(set);
+      if (add) next.add(file.path);
+      else next.delete(file.path);
+      return next;
+    };
+    setOpen((s) => flip(s, folded));
+    setClosed((s) => flip(s, !folded));
+  };
+  const wholeFile = $api.useMutation('get', '/api/tasks/{id}/changes/file', {
+    onSuccess: (whole) => setFiles((current) => current.map((f) => (f.path === whole.path ? whole : f))),
+  });
+
+  return (
+    <div className="space-y-3" data-testid="task-changes">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-border bg-surface px-3 py-2">
+        {change.mergeable ? (
+          <span className="font-medium text-ok" data-testid="change-mergeable">
+            ✓ Merges cleanly into {change.base.branch}
+          </span>
+        ) : (
+          <span className="font-medium text-danger-text" data-testid="change-conflicts">
+            ✗ Conflicts with {change.base.branch} in {change.conflicts.join(', ')}
+          </span>
+        )}
+        <span data-testid="change-summary">{changeSummary(change.totals)}</span>
+        <span className="text-muted">
+          {change.totals.commits} commit{change.totals.commits === 1 ? '' : 's'} ·{' '}
+          <span className="font-mono text-xs">{change.head.branch}</span> →{' '}
+          <span className="font-mono text-xs">{change.base.branch}</span>
+        </span>
+        <span className="ml-auto text-xs text-muted">
+          Keys: <kbd>n</kbd> next file, <kbd>p</kbd> previous · read <RelativeTime at={change.computed_at} />
+        </span>
+      </header>
+      {wholeFile.error && <ProblemNote error={wholeFile.error} prefix="Could not load the whole file" />}
+      <div className="grid gap-3 lg:grid-cols-[16rem_1fr]">
+        <aside className="min-w-0 space-y-3">
+          <nav aria-label="Changed files" className="rounded-lg border border-border bg-surface p-1.5">
+            <ul className="space-y-0.5">
+              {files.map((file, index) => (
+                <li key={file.path}>
+                  <button
+                    type="button"
+                    onClick={() => goToFile(index)}
+                    className="flex w-full items-center gap-1.5 rounded px-1.5 py-1 text-left text-[13px] hover:bg-surface-2"
+                  >
+                    <span className="w-3 shrink-0 font-mono text-xs text-muted">
+                      {STATUS_MARK[file.status]}
+                    </span>
+                    <span className="min-w-0 flex-1 truncate font-mono text-xs" title={file.path}>
+                      {file.path}
+                    </span>
+                    <Counts file={file} />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <section aria-label="Commits" className="rounded-lg border border-border bg-surface p-2.5">
+            <h3 className="mb-1 text-[13px] font-semibold text-muted">Commits</h3>
+            <ol className="space-y-1.5 text-[13px]">
+              {change.commits.map((commit) => (
+                <li key={commit.sha} className="break-words">
+                  <span className="font-mono text-xs text-muted">{commit.sha.slice(0, 7)}</span>{' '}
+                  {commit.subject}
+                  <span className="block text-xs text-muted">
+                    {commit.author.name} · <RelativeTime at={commit.time} />
+                  </span>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+        <div
+          ref={scroller}
+          role="region"
+          aria-label="Diff"
+          tabIndex={-1}
+          className="h-[calc(100vh-250px)] min-h-80 overflow-auto rounded-lg border border-border bg-surface"
+        >
+          <div className="relative min-w-max" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => (
+              <div
+                key={item.key}
+                className="absolute inset-x-0"
+                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+              >
+                <RowView
+                  row={rows[item.index]!}
+                  onToggle={toggle}
+                  onWhole={(file) =>
+                    wholeFile.mutate({ params: { path: { id: taskId }, query: { path: file.path } } })
+                  }
+                  loadingWhole={wholeFile.isPending}
+                />
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Counts({ file }: { file: ChangedFile }) {
+  if (file.binary) return <span className="text-xs text-muted">binary</span>;
+  return (
+    <span className="shrink-0 font-mono text-xs">
+      <span className="text-ok">+{file.additions}</span>{' '}
+      <span className="text-danger-text">−{file.deletions}</span>
+    </span>
+  );
+}
+
+function RowView({
+  row,
+  onToggle,
+  onWhole,
+  loadingWhole,
+}: {
+  row: Row;
+  onToggle: (file: ChangedFile, folded: boolean) => void;
+  onWhole: (file: ChangedFile) => void;
+  loadingWhole: boolean;
+}) {
+  switch (row.kind) {
+    case 'file': {
+      const { file } = row;
+      return (
+        <div
+          className="flex h-full items-center gap-2 border-y border-border bg-surface-2 px-3"
+          data-testid={`diff-file-${file.path}`}
+        >
+          <button
+            type="button"
+            aria-expanded={!row.folded}
+            aria-label={`${row.folded ? 'Show' : 'Fold'} ${file.path}`}
+            onClick={() => onToggle(file, row.folded)}
+            className="w-5 text-muted hover:text-text"
+          >
+            {row.folded ? '▸' : '▾'}
+          </button>
+          <span className="font-mono text-xs font-semibold">
+            {file.previous_path ? `${file.previous_path} → ${file.path}` : file.path}
+          </span>
+          <span className="text-xs text-muted">{file.status}</span>
+          <Counts file={file} />
+          {file.truncated && (
+            <Button onClick={() => onWhole(file)} disabled={loadingWhole}>
+              Load the whole file
+            </Button>
+          )}
+        </div>
+      );
+    }
+    case 'hunk':
+      return (
+        <div className="flex h-full items-center bg-info-bg px-3 font-mono text-xs text-info">
+          {row.header}
+        </div>
+      );
+    case 'note':
+      return <div className="flex h-full items-center px-3 text-xs text-muted italic">{row.text}</div>;
+    case 'line': {
+      const { line } = row;
+      const look = line.kind === 'add' ? 'bg-ok-bg' : line.kind === 'del' ? 'bg-danger-bg' : '';
+      const mark = line.kind === 'add' ? '+' : line.kind === 'del' ? '−' : ' ';
+      return (
+        <div
+          className={`grid h-full grid-cols-[3.5rem_3.5rem_1.25rem_1fr] font-mono text-xs leading-5 ${look}`}
+        >
+          <span className="pr-2 text-right text-muted select-none">{line.old_line ?? ''}</span>
+          <span className="pr-2 text-right text-muted select-none">{line.new_line ?? ''}</span>
+          <span className="text-muted select-none" aria-hidden="true">
+            {mark}
+          </span>
+          <span className="pr-3 whitespace-pre">{line.text}</span>
+        </div>
+      );
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { type ChangedFile, changeSummary, diffRows, fileStarts, foldedByDefault } from './diff-rows';
+
+const file = (path: string, fields: Partial<ChangedFile> = {}): ChangedFile => ({
+  path,
+  previous_path: null,
+  status: 'modified',
+  additions: 1,
+  deletions: 1,
+  binary: false,
+  truncated: false,
+  hunks: [
+    {
+      header: '@@ -1 +1 @@',
+      old_start: 1,
+      old_lines: 1,
+      new_start: 1,
+      new_lines: 1,
+      lines: [
+        { kind: 'del', text: 'a', old_line: 1, new_line: null },
+        { kind: 'add', text: 'b', old_line: null, new_line: 1 },
+      ],
+    },
+  ],
+  ...fields,
+});
+
+describe('the rows of a change', () => {
+  it("draws each file's header, hunk header and lines; folds lock and generated files until opened", () => {
+    const files = [file('src/a.ts'), file('package-lock.json'), file('dist/app.min.js')];
+    const rows = diffRows(files, new Set(), new Set());
+    expect(rows.map((r) => r.kind)).toEqual(['file', 'hunk', 'line', 'line', 'file', 'file']);
+    expect(rows.filter((r) => r.kind === 'file').map((r) => r.kind === 'file' && r.folded)).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(fileStarts(rows)).toEqual([0, 4, 5]);
+    const opened = diffRows(files, new Set(['package-lock.json']), new Set(['src/a.ts']));
+    expect(opened.map((r) => r.kind)).toEqual(['file', 'file', 'hunk', 'line', 'line', 'file']);
+  });
+
+  it('names a binary file, a bare rename and a file cut short', () => {
+    const rows = diffRows(
+      [
+        file('logo.png', { binary: true, hunks: [] }),
+        file('b.ts', { status: 'renamed', previous_path: 'a.ts', hunks: [] }),
+        file('big.txt', { truncated: true }),
+      ],
+      new Set(),
+      new Set(),
+    );
+    expect(rows.filter((r) => r.kind === 'note').map((r) => r.kind === 'note' && r.text)).toEqual([
+      'Binary file: not shown.',
+      'Renamed without changes.',
+      'Cut short here: the whole file is one click away.',
+    ]);
+  });
+
+  it('folds lock files and build output, not sources', () => {
+    expect(
+      ['yarn.lock', 'web/pnpm-lock.yaml', 'dist/index.js', 'a.min.css', 'api.generated.ts'].every(
+        foldedByDefault,
+      ),
+    ).toBe(true);
+    expect(['src/lock.ts', 'README.md', 'distance.ts'].some(foldedByDefault)).toBe(false);
+  });
+
+  it('sums a change up', () => {
+    expect(changeSummary({ files: 3, additions: 1200, deletions: 4, commits: 2 })).toBe(
+      '+1,200 −4 in 3 files',
+    );
+    expect(changeSummary({ files: 1, additions: 0, deletions: 0, commits: 1 })).toBe('+0 −0 in 1 file');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * A task's change as the rows the review's diff draws, one after another: each file's header,
+ * then (unless folded) its hunk headers and lines, or a note (binary, renamed only, cut short).
+ * Lock files and generated files start folded; the reviewer opens them. Flat rows let the view
+ * draw only what is on screen, so a change of ten thousand lines scrolls as smoothly as ten.
+ */
+import type { paths } from '../../../api/schema';
+
+export type Change = paths['/api/tasks/{id}/changes']['get']['responses'][200]['content']['application/json'];
+export type ChangedFile = Change['files'][number];
+type Line = ChangedFile['hunks'][number]['lines'][number];
+
+export type Row =
+  | { kind: 'file'; file: ChangedFile; index: number; folded: boolean }
+  | { kind: 'hunk'; header: string }
+  | { kind: 'line'; line: Line }
+  | { kind: 'note'; text: string };
+
+const LOCK_FILES =
+  /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|poetry\.lock|composer\.lock|go\.sum)$/;
+const GENERATED =
+  /(^|\/)(dist|build|vendor|node_modules)\/|\.min\.(js|css)$|\.map$|(^|\/)[^/]+\.generated\.[^/]+$/;
+
+/** Whether a file starts folded: a lock file or a generated one says little to a reviewer. */
+export const foldedByDefault = (path: string) => LOCK_FILES.test(path) || GENERATED.test(path);
+
+/** The rows of `files`, with the files whose paths are in `open` unfolded and those in `closed` folded. */
+export function diffRows(
+  files: readonly ChangedFile[],
+  open: ReadonlySet<string>,
+  closed: ReadonlySet<string>,
+): Row[] {
+  const rows: Row[] = [];
+  files.forEach((file, index) => {
+    const folded = closed.has(file.path) || (foldedByDefault(file.path) && !open.has(file.path));
+    rows.push({ kind: 'file', file, index, folded });
+    if (folded) return;
+    if (file.binary) rows.push({ kind: 'note', text: 'Binary file: not shown.' });
+    else if (file.hunks.length === 0)
+      rows.push({
+        kind: 'note',
+        text: file.status === 'renamed' ? 'Renamed without changes.' : 'No line changes.',
+      });
+    for (const hunk of file.hunks) {
+      rows.push({ kind: 'hunk', header: hunk.header });
+      for (const line of hunk.lines) rows.push({ kind: 'line', line });
+    }
+    if (file.truncated)
+      rows.push({ kind: 'note', text: 'Cut short here: the whole file is one click away.' });
+  });
+  return rows;
+}
+
+/** The row index of each file's header, in file order (for n / p). */
+export const fileStarts = (rows: readonly Row[]) =>
+  rows.flatMap((row, i) => (row.kind === 'file' ? [i] : []));
+
+/** "+12 −3 in 4 files". */
+export function changeSummary(totals: Change['totals']): string {
+  const files = `${totals.files} file${totals.files === 1 ? '' : 's'}`;
+  return `+${totals.additions.toLocaleString()} −${totals.deletions.toLocaleString()} in ${files}`;
+}
