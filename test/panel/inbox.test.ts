@@ -62,7 +62,22 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     await screenshot(page, 'inbox-awaiting-approval');
     await expectAccessible(page);
 
-    // The review: mergeable, the files with their counts, the diff line by line, the commits.
+    // A reviewer's finding on the first changed file's first line shows beside that line.
+    const changed = (await server.api('GET', `/api/tasks/${id}/changes`)).json as {
+      files: { path: string }[];
+    };
+    const [finding] = await server.gaffer.modules.findings.service.raise(id, 'pr_gate', 9, 'pr-reviewer-1', [
+      {
+        file: changed.files[0]!.path,
+        line: 1,
+        severity: 'minor',
+        expected: 'A heading in title case',
+        actual: 'A heading in sentence case',
+        fix: 'Capitalise the heading',
+      },
+    ]);
+
+    // The review: mergeable, the verdicts, the files with their counts, the diff line by line, the commits.
     await card.getByRole('link', { name: 'Review the change' }).click();
     await page.waitForURL(`**/tasks/${id}/changes`);
     await page.getByTestId('change-mergeable').filter({ hasText: 'Merges cleanly into main' }).waitFor();
@@ -74,6 +89,13 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     expect(
       await page.getByRole('region', { name: 'Commits' }).getByRole('listitem').count(),
     ).toBeGreaterThanOrEqual(1);
+    await page.getByText('PR review passed').waitFor();
+    await page.getByRole('link', { name: '1 open finding' }).waitFor();
+    await diff
+      .getByTestId(`diff-finding-${finding!.id.slice(0, 8)}`)
+      .filter({ hasText: 'Capitalise the heading' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Request changes…' }).waitFor();
     await page.keyboard.press('n');
     await screenshot(page, 'task-changes');
     await expectAccessible(page);

@@ -4,22 +4,18 @@
  * (it completes). "Reject…" sends it back to its author with the CEO's notes (10+ characters).
  * Both ask before acting; the server's error is shown on the card.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { $api } from '../../api/client';
 import { ApproveDialog, useApproval } from '../tasks/approve-dialog';
 import { changeSummary } from '../tasks/changes/diff-rows';
+import { RequestChangesDialog } from '../tasks/request-changes-dialog';
 import { StateBadge } from '../tasks/state-badge';
 import { Button } from '../ui/button';
 import { ProblemNote } from '../ui/problem-note';
-import { ReasonDialog } from '../ui/reason-dialog';
 import { ShortId } from '../ui/short-id';
 import { RelativeTime } from '../ui/time';
 import type { Task } from './use-inbox';
-
-const REJECT_MIN = 10;
 
 export function ApprovalCard({ task }: { task: Task }) {
   const approval = useApproval(task);
@@ -81,7 +77,7 @@ export function ApprovalCard({ task }: { task: Task }) {
         <Button onClick={() => setRejecting(true)}>Reject…</Button>
       </div>
       <ApproveDialog approval={approval} />
-      {rejecting && <RejectDialog task={task} onClose={() => setRejecting(false)} />}
+      {rejecting && <RequestChangesDialog task={task} onClose={() => setRejecting(false)} />}
     </article>
   );
 }
@@ -103,29 +99,5 @@ function ChangeLine({ taskId }: { taskId: string }) {
         Review the change
       </Link>
     </p>
-  );
-}
-
-function RejectDialog({ task, onClose }: { task: Task; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const reject = $api.useMutation('post', '/api/tasks/{id}/request-changes', {
-    onSuccess: () => {
-      toast.success(`Sent back for revision: ${task.title}`);
-      onClose();
-    },
-    onSettled: () => queryClient.invalidateQueries(),
-  });
-  return (
-    <ReasonDialog
-      title="Reject and ask for changes"
-      description={`“${task.title}” goes back to its author with your notes.`}
-      fieldLabel={`What must change (at least ${REJECT_MIN} characters)`}
-      minLength={REJECT_MIN}
-      tooShortMessage={`Say what must change in at least ${REJECT_MIN} characters.`}
-      pending={reject.isPending}
-      error={reject.error}
-      onSubmit={(reason) => reject.mutate({ params: { path: { id: task.id } }, body: { reason } })}
-      onClose={onClose}
-    />
   );
 }

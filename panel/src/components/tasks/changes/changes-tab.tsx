@@ -9,14 +9,16 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { $api } from '../../../api/client';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
 import { RelativeTime } from '../../ui/time';
 import { type Change, type ChangedFile, changeSummary, diffRows, fileStarts, type Row } from './diff-rows';
+import { useReview } from './use-review';
 
-const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, note: 26 } as const;
+const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, note: 26, finding: 44 } as const;
 const STATUS_MARK: Record<ChangedFile['status'], string> = {
   added: 'A',
   modified: 'M',
@@ -42,7 +44,11 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
   useEffect(() => setFiles(change.files), [change.files]);
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
-  const rows = useMemo(() => diffRows(files, open, closed), [files, open, closed]);
+  const review = useReview(taskId);
+  const rows = useMemo(
+    () => diffRows(files, open, closed, review.notes),
+    [files, open, closed, review.notes],
+  );
   const starts = useMemo(() => fileStarts(rows), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -105,6 +111,17 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           </span>
         )}
         <span data-testid="change-summary">{changeSummary(change.totals)}</span>
+        {review.verdicts.map((verdict) => (
+          <span key={verdict.label} className={verdict.good ? 'text-ok' : 'text-danger-text'}>
+            {verdict.label}
+          </span>
+        ))}
+        <Link
+          to={`/tasks/${taskId}?tab=findings`}
+          className={review.open > 0 ? 'text-warn-text underline' : 'text-muted underline'}
+        >
+          {review.open} open finding{review.open === 1 ? '' : 's'}
+        </Link>
         <span className="text-muted">
           {change.totals.commits} commit{change.totals.commits === 1 ? '' : 's'} ·{' '}
           <span className="font-mono text-xs">{change.head.branch}</span> →{' '}
@@ -243,6 +260,22 @@ function RowView({
       );
     case 'note':
       return <div className="flex h-full items-center px-3 text-xs text-muted italic">{row.text}</div>;
+    case 'finding': {
+      const { note } = row;
+      return (
+        <div
+          className="mx-3 my-1 flex h-[calc(100%-0.5rem)] items-center gap-2 overflow-hidden rounded border border-warn/40 bg-warn-bg px-2 text-xs text-warn-text"
+          title={note.text}
+          data-testid={`diff-finding-${note.id8}`}
+        >
+          <span className="shrink-0 font-semibold">
+            {note.severity} · {note.status}
+            {note.line !== null ? ` · line ${note.line}` : ''}
+          </span>
+          <span className="min-w-0 truncate">{note.text}</span>
+        </div>
+      );
+    }
     case 'line': {
       const { line } = row;
       const look = line.kind === 'add' ? 'bg-ok-bg' : line.kind === 'del' ? 'bg-danger-bg' : '';

@@ -66,6 +66,35 @@ describe('the rows of a change', () => {
     expect(['src/lock.ts', 'README.md', 'distance.ts'].some(foldedByDefault)).toBe(false);
   });
 
+  it('puts each finding after the line it names, or under its file when that line is not drawn', () => {
+    const note = (line: number | null, id8: string) => ({
+      file: 'src/a.ts',
+      line,
+      id8,
+      severity: 'major',
+      status: 'open',
+      text: 'x',
+    });
+    const rows = diffRows([file('src/a.ts'), file('src/b.ts')], new Set(), new Set(), [
+      note(1, 'on-line'),
+      note(40, 'elsewhere'),
+      note(null, 'whole-file'),
+    ]);
+    expect(rows.map((r) => (r.kind === 'finding' ? r.note.id8 : r.kind))).toEqual([
+      'file',
+      'elsewhere',
+      'whole-file',
+      'hunk',
+      'line',
+      'line',
+      'on-line',
+      'file',
+      'hunk',
+      'line',
+      'line',
+    ]);
+  });
+
   it('sums a change up', () => {
     expect(changeSummary({ files: 3, additions: 1200, deletions: 4, commits: 2 })).toBe(
       '+1,200 −4 in 3 files',

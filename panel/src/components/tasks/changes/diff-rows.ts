@@ -10,11 +10,22 @@ export type Change = paths['/api/tasks/{id}/changes']['get']['responses'][200]['
 export type ChangedFile = Change['files'][number];
 type Line = ChangedFile['hunks'][number]['lines'][number];
 
+/** A review finding that names a file (and maybe a line), shown beside it. */
+export interface LineNote {
+  file: string;
+  line: number | null;
+  id8: string;
+  severity: string;
+  status: string;
+  text: string;
+}
+
 export type Row =
   | { kind: 'file'; file: ChangedFile; index: number; folded: boolean }
   | { kind: 'hunk'; header: string }
   | { kind: 'line'; line: Line }
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string }
+  | { kind: 'finding'; note: LineNote };
 
 const LOCK_FILES =
   /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|Gemfile\.lock|poetry\.lock|composer\.lock|go\.sum)$/;
@@ -24,17 +35,26 @@ const GENERATED =
 /** Whether a file starts folded: a lock file or a generated one says little to a reviewer. */
 export const foldedByDefault = (path: string) => LOCK_FILES.test(path) || GENERATED.test(path);
 
-/** The rows of `files`, with the files whose paths are in `open` unfolded and those in `closed` folded. */
+/**
+ * The rows of `files`, with the files whose paths are in `open` unfolded and those in `closed`
+ * folded; each note right after the line it names (its new line number), or under its file's header
+ * when that line is not in the diff.
+ */
 export function diffRows(
   files: readonly ChangedFile[],
   open: ReadonlySet<string>,
   closed: ReadonlySet<string>,
+  notes: readonly LineNote[] = [],
 ): Row[] {
   const rows: Row[] = [];
   files.forEach((file, index) => {
     const folded = closed.has(file.path) || (foldedByDefault(file.path) && !open.has(file.path));
     rows.push({ kind: 'file', file, index, folded });
     if (folded) return;
+    const mine = notes.filter((note) => note.file === file.path);
+    const drawn = new Set(file.hunks.flatMap((hunk) => hunk.lines.map((line) => line.new_line)));
+    for (const note of mine)
+      if (note.line === null || !drawn.has(note.line)) rows.push({ kind: 'finding', note });
     if (file.binary) rows.push({ kind: 'note', text: 'Binary file: not shown.' });
     else if (file.hunks.length === 0)
       rows.push({
@@ -43,7 +63,11 @@ export function diffRows(
       });
     for (const hunk of file.hunks) {
       rows.push({ kind: 'hunk', header: hunk.header });
-      for (const line of hunk.lines) rows.push({ kind: 'line', line });
+      for (const line of hunk.lines) {
+        rows.push({ kind: 'line', line });
+        if (line.new_line === null) continue;
+        for (const note of mine) if (note.line === line.new_line) rows.push({ kind: 'finding', note });
+      }
     }
     if (file.truncated)
       rows.push({ kind: 'note', text: 'Cut short here: the whole file is one click away.' });

@@ -1,6 +1,7 @@
 /**
  * What the CEO may do to the task from its page: the god-mode edit (override-dialog.tsx), assign
- * the reviewing PM while it awaits PM review, and approve (& merge) while it awaits the CEO. Each
+ * the reviewing PM while it awaits PM review, and approve (& merge) or request changes while it
+ * awaits the CEO. Each
  * asks first and shows the server's error where it happened.
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,14 +14,20 @@ import { Dialog } from '../../ui/dialog';
 import { ProblemNote } from '../../ui/problem-note';
 import { ApproveDialog, useApproval } from '../approve-dialog';
 import type { Lookups } from '../lookups';
+import { RequestChangesDialog } from '../request-changes-dialog';
 import { OverrideDialog } from './override-dialog';
 import type { Task } from './use-task';
 
 export function TaskActions({ task, lookups }: { task: Task; lookups: Lookups }) {
   const [editing, setEditing] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
   return (
     <div className="flex flex-wrap gap-2">
       {task.status === 'awaiting_ceo_approval' && <ApproveButton task={task} />}
+      {task.status === 'awaiting_ceo_approval' && (
+        <Button onClick={() => setRejecting(true)}>Request changes…</Button>
+      )}
+      {rejecting && <RequestChangesDialog task={task} onClose={() => setRejecting(false)} />}
       {task.status === 'awaiting_pm_review' && <AssignReviewPm task={task} />}
       <Button onClick={() => setEditing(true)}>
         <Pencil size={14} aria-hidden />
