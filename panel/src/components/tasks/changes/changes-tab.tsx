@@ -170,9 +170,8 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
             </ol>
           </section>
         </aside>
-        <div
+        <section
           ref={scroller}
-          role="region"
           aria-label="Diff"
           tabIndex={-1}
           className="h-[calc(100vh-250px)] min-h-80 overflow-auto rounded-lg border border-border bg-surface"
@@ -195,7 +194,7 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
               </div>
             ))}
           </div>
-        </div>
+        </section>
       </div>
     </div>
   );
