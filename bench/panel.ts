@@ -5,6 +5,10 @@
  * cards rendered and the main thread free again), median of cold loads alternating between the
  * two boards, and the JavaScript a first load of /tasks?view=kanban transfers, gzipped.
  * Targets: 10,000-task board ≤ 3 × the 100-task board (in one run); first-load JS ≤ 250 KB gzipped.
+ *
+ * And the review page (`/tasks/{id}/changes`) of two tasks on one local project, one changing 100
+ * lines and one 10,000 (twenty files of 500): the time to its diff being interactive, the same way.
+ * Target: the 10,000-line change ≤ 3 × the 100-line change (in one run).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -18,6 +22,8 @@ import { KANBAN_STATES } from '../src/modules/kanban/board.js';
 import { projects } from '../src/modules/projects/schema.js';
 import { tasks } from '../src/modules/tasks/schema.js';
 import type { Db } from '../src/platform/db/client.js';
+import { GitRunner } from '../src/platform/git/index.js';
+import { commitToRemote, seedBareRemote } from '../src/platform/git/test-support.js';
 import { loginUrl } from '../src/platform/http/auth/login-page.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumAvailable } from '../test/panel/support/browser.js';
@@ -86,7 +92,7 @@ async function seed(db: Db, count: number): Promise<void> {
 }
 
 /** The session cookie of a signed-in CEO (the login link's token swapped for it). */
-async function sessionCookies(browser: Browser, board: Board) {
+async function sessionCookies(browser: Browser, board: { server: RunningServer }) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(
@@ -110,7 +116,7 @@ interface Load {
 async function coldLoad(
   browser: Browser,
   board: Board,
-  cookies: Awaited<ReturnType<typeof sessionCookies>>,
+  cookies: Cookies,
   screenshotTo?: string,
 ): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -143,6 +149,87 @@ async function coldLoad(
   };
 }
 
+interface Review {
+  server: RunningServer;
+  dataDir: string;
+  /** Task ids by changed lines. */
+  tasks: { lines: number; id: string }[];
+}
+
+/** One server with a local project whose two task branches change 100 and 10,000 lines. */
+async function startReview(): Promise<Review> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-bench-review-'));
+  const runner = new GitRunner({ home: join(dataDir, 'git-home') });
+  const remote = await seedBareRemote(runner, join(dataDir, 'shop.git'));
+  const server = await startServer(
+    configWith({
+      dataDir: join(dataDir, 'data'),
+      port: 0,
+      logLevel: 'warn',
+      authSecret: SECRET,
+      dispatchEnabled: false,
+    }),
+  );
+  const db = server.platform.database.db;
+  const [project] = await db
+    .insert(projects)
+    .values({ slug: 'shop', name: 'Shop', gitUrl: remote, gitProvider: 'local', createdBy: 'ceo' })
+    .returning({ id: projects.id });
+  const made: Review['tasks'] = [];
+  for (const [lines, fileCount] of [
+    [100, 1],
+    [10_000, 20],
+  ] as const) {
+    const branch = `feature/bench-${lines}`;
+    const perFile = lines / fileCount;
+    const files = Object.fromEntries(
+      Array.from({ length: fileCount }, (_, f) => [
+        `src/module-${f}.ts`,
+        Array.from(
+          { length: perFile },
+          (_, i) => `export const value${f}_${i} = ${i}; // line ${i + 1}\n`,
+        ).join(''),
+      ]),
+    );
+    await commitToRemote(runner, remote, branch, files, `Bench change of ${lines} lines`, 'main');
+    const [task] = await db
+      .insert(tasks)
+      .values({
+        title: `Bench review of ${lines} lines`,
+        description: 'A task seeded for the review benchmark.',
+        acceptanceCriteria: [{ id: 'ac-1', text: 'It works.' }],
+        status: 'awaiting_ceo_approval',
+        taskType: 'code',
+        nature: 'technical',
+        complexity: 'medium',
+        team: 'backend',
+        projectId: project!.id,
+        branchName: branch,
+        createdBy: 'ceo',
+      })
+      .returning({ id: tasks.id });
+    made.push({ lines, id: task!.id });
+  }
+  return { server, dataDir, tasks: made };
+}
+
+/** One cold load of a task's review page until its diff is on screen and the main thread free. */
+async function coldReview(browser: Browser, review: Review, taskId: string, cookies: Cookies, shot?: string) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addCookies(cookies);
+  const page = await context.newPage();
+  await page.goto(`${review.server.url}/tasks/${taskId}/changes`);
+  await page.locator('[data-testid^="diff-file-"]').first().waitFor({ timeout: 60_000 });
+  const interactiveMs = (await page.evaluate(
+    'new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0)))',
+  )) as number;
+  if (shot) await page.screenshot({ path: shot });
+  await context.close();
+  return interactiveMs;
+}
+
+type Cookies = Awaited<ReturnType<typeof sessionCookies>>;
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -160,6 +247,7 @@ async function main(): Promise<void> {
   }
   await buildPanelIfStale();
   const boards = [await startBoard(100), await startBoard(10_000)];
+  const review = await startReview();
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -183,6 +271,22 @@ async function main(): Promise<void> {
       interactive_ms_all: loads[i]!.map((l) => Math.round(l.interactiveMs)),
     }));
     const ratio = summary[1]!.interactive_ms_median / summary[0]!.interactive_ms_median;
+
+    // The review page: a warm-up load of each (and its picture), then alternating cold loads.
+    const reviewCookies = await sessionCookies(browser, review);
+    for (const t of review.tasks)
+      await coldReview(browser, review, t.id, reviewCookies, join(SHOTS, `bench-review-${t.lines}.png`));
+    const reviewLoads: number[][] = review.tasks.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, t] of review.tasks.entries())
+        reviewLoads[i]!.push(await coldReview(browser, review, t.id, reviewCookies));
+    }
+    const reviews = review.tasks.map((t, i) => ({
+      changed_lines: t.lines,
+      interactive_ms_median: Math.round(median(reviewLoads[i]!)),
+      interactive_ms_all: reviewLoads[i]!.map(Math.round),
+    }));
+    const reviewRatio = reviews[1]!.interactive_ms_median / reviews[0]!.interactive_ms_median;
     const first = loads[0]![0]!;
     const firstLoad = {
       js_files: first.jsFiles,
@@ -202,9 +306,12 @@ async function main(): Promise<void> {
         boards: summary,
         ratio_10000_to_100: Math.round(ratio * 100) / 100,
         first_load: firstLoad,
+        review: reviews,
+        review_ratio_10000_to_100_lines: Math.round(reviewRatio * 100) / 100,
       },
       {
-        description: '10,000-task board ≤ 3 × the 100-task board; first-load JS ≤ 250 KB gzipped',
+        description:
+          '10,000-task board ≤ 3 × the 100-task board; a 10,000-line change’s review ≤ 3 × a 100-line one; first-load JS ≤ 250 KB gzipped',
         met: first.jsGzipBytes <= JS_BUDGET,
         ratios: [
           benchRatio(
@@ -214,12 +321,19 @@ async function main(): Promise<void> {
             '<=',
             3,
           ),
+          benchRatio(
+            'review page interactive, 10,000 changed lines / 100',
+            reviewRatio,
+            'the 100-line change, same run',
+            '<=',
+            3,
+          ),
         ],
       },
     );
   } finally {
     await browser.close();
-    for (const b of boards) {
+    for (const b of [...boards, review]) {
       await b.server.close();
       rmSync(b.dataDir, { recursive: true, force: true });
     }

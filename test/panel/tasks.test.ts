@@ -6,10 +6,14 @@
  * the field), assigning the reviewing PM and approving an escalated subtask, each after asking.
  * Every page is screenshotted and passes axe.
  */
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rosterMember } from '../../src/modules/agents/index.js';
 import { gatewayRouteOf } from '../../src/modules/lifecycle/index.js';
+import { GitRunner } from '../../src/platform/git/index.js';
+import { commitToRemote } from '../../src/platform/git/test-support.js';
+import { insertTask } from '../fixtures-task-rows.js';
 import { identityHeaders } from '../support/app.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
@@ -178,6 +182,40 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await screenshot(page, 'task-overview-plan');
     await expectAccessible(page);
   }, 60_000);
+
+  it('scrolls a 10,000-line change smoothly: only the rows on screen are drawn', async () => {
+    const remote = (await server.remoteGit(['rev-parse', '--absolute-git-dir'])).trim();
+    const runner = new GitRunner({ home: join(remote, '..', 'big-change-home') });
+    const files = Object.fromEntries(
+      Array.from({ length: 20 }, (_, f) => [
+        `src/big-${f}.ts`,
+        Array.from({ length: 500 }, (_, i) => `export const v${f}_${i} = ${i};\n`).join(''),
+      ]),
+    );
+    await commitToRemote(runner, remote, 'feature/big-change', files, 'A big change', 'main');
+    const task = await insertTask(server.platform.database.db, {
+      projectId: server.projectId,
+      branchName: 'feature/big-change',
+      title: 'A big generated change',
+    });
+    await page.goto(`${server.base}/tasks/${task.id}/changes`);
+    await page.getByTestId('change-summary').filter({ hasText: '+10,000 −0 in 20 files' }).waitFor();
+    const diff = page.getByRole('region', { name: 'Diff' });
+    await diff.getByText('export const v0_0 = 0;').waitFor();
+    const drawn = () => diff.locator('.font-mono.text-xs.leading-5').count();
+    expect(await drawn()).toBeLessThan(200);
+    // The end of the change (git orders the files by path: big-9 is last) is there when scrolled
+    // to, still with a window of rows drawn.
+    await diff.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await diff.getByText('export const v9_499 = 499;').waitFor();
+    expect(await drawn()).toBeLessThan(200);
+    // n / p go from file to file.
+    await page.keyboard.press('n');
+    await diff.getByTestId('diff-file-src/big-0.ts').waitFor();
+    await page.keyboard.press('n');
+    await diff.getByTestId('diff-file-src/big-1.ts').waitFor();
+    await screenshot(page, 'task-changes-large');
+  }, 90_000);
 
   it('shows the task page’s tabs over real history, findings, collisions and a work session', async () => {
     const id = ids.billing!;

@@ -172,16 +172,24 @@ describe('BoardProgramRunner', () => {
   });
 
   it('closes an aborted sweep as aborted with the reason', async () => {
+    // The pause interrupts once the sweep is under way (listening to its signal): the loop shows
+    // `running` a moment earlier, while its cycle row is opened, when an abort would go unheard.
+    let underWay!: () => void;
+    const started = new Promise<void>((resolve) => {
+      underWay = resolve;
+    });
     runner.register(
       program({
         sweep: (cycle) =>
           new Promise<void>((_resolve, reject) => {
             cycle.signal.addEventListener('abort', () => reject(cycle.signal.reason));
+            underWay();
           }),
       }),
     );
     const running = runner.runNow(key);
-    await expect.poll(async () => (await scheduler.status())[0]?.running, WAIT).toBe(true);
+    await started;
+    expect((await scheduler.status())[0]?.running).toBe(true);
     expect(scheduler.interrupt('engines', 'maintenance pause on engines (kill)')).toBe(1);
     expect(await running).toMatchObject({
       outcome: 'aborted',

@@ -4,7 +4,7 @@
  * "+N −M in K files", the files with their counts, the commits, and the diff line by line with
  * both line numbers. The diff draws only the rows on screen (@tanstack/react-virtual over the rows
  * of diff-rows.ts), so a change of ten thousand lines scrolls smoothly. `n` / `p` jump to the next
- * and previous file; lock and generated files start folded; a file cut short by the server's caps
+ * and previous file, `j` / `k` to the next and previous hunk; lock and generated files start folded; a file cut short by the server's caps
  * loads whole on a click.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -50,6 +50,7 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
     [files, open, closed, review.notes],
   );
   const starts = useMemo(() => fileStarts(rows), [rows]);
+  const hunks = useMemo(() => rows.flatMap((row, i) => (row.kind === 'hunk' ? [i] : [])), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -67,6 +68,13 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
     current.current = index;
     virtualizer.scrollToIndex(row, { align: 'start' });
   };
+  /** The next (or previous) hunk from the top row on screen. */
+  const goToHunk = (step: 1 | -1) => {
+    const top =
+      virtualizer.getVirtualItems().find((item) => item.start >= (virtualizer.scrollOffset ?? 0))?.index ?? 0;
+    const target = step === 1 ? hunks.find((row) => row > top) : hunks.findLast((row) => row < top);
+    if (target !== undefined) virtualizer.scrollToIndex(target, { align: 'start' });
+  };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const target = event.target as HTMLElement | null;
@@ -79,6 +87,7 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
         return;
       if (event.key === 'n') goToFile(Math.min(current.current + 1, starts.length - 1));
       else if (event.key === 'p') goToFile(Math.max(current.current - 1, 0));
+      else if (event.key === 'j' || event.key === 'k') goToHunk(event.key === 'j' ? 1 : -1);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -128,7 +137,8 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           <span className="font-mono text-xs">{change.base.branch}</span>
         </span>
         <span className="ml-auto text-xs text-muted">
-          Keys: <kbd>n</kbd> next file, <kbd>p</kbd> previous · read <RelativeTime at={change.computed_at} />
+          Keys: <kbd>n</kbd>/<kbd>p</kbd> next/previous file, <kbd>j</kbd>/<kbd>k</kbd> hunk · read{' '}
+          <RelativeTime at={change.computed_at} />
         </span>
       </header>
       {wholeFile.error && <ProblemNote error={wholeFile.error} prefix="Could not load the whole file" />}
