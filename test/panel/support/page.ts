@@ -36,12 +36,23 @@ const ARIA_REFERENCES_RESOLVE = `(() => {
   );
 })()`;
 
+/** Resolves once the document has not changed for 300 ms (at most 5 s). */
+const DOM_QUIET = `new Promise((resolve) => {
+  let timer = setTimeout(done, 300);
+  const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, 300); });
+  const deadline = setTimeout(done, 5000);
+  function done() { observer.disconnect(); clearTimeout(timer); clearTimeout(deadline); resolve(true); }
+  observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true });
+})`;
+
 /**
- * Axe on the settled page: a list re-rendering after a search may point an ARIA reference at an
- * element that is gone for a frame, so the pass waits (a few seconds at most) until every reference
- * resolves; one that never does is then axe's violation like any other.
+ * Axe on the settled page: a list re-rendering after a search (a late answer of a query typed
+ * before) may point an ARIA reference at an element that is gone for a frame, so the pass waits
+ * until the document has stopped changing and every reference resolves (a few seconds at most);
+ * one that never does is then axe's violation like any other.
  */
 export async function expectAccessible(page: Page): Promise<void> {
+  await page.evaluate(DOM_QUIET);
   await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations
