@@ -95,8 +95,7 @@ export class TaskChanges {
     signal?: AbortSignal,
   ): Promise<ChangedFile> {
     const tips = await this.tips(task, project, signal);
-    const from = tips.mergeBase ?? tips.base.sha;
-    const diff = await unifiedDiff(tips.mirror, from, tips.head.sha).catch((error: unknown) => {
+    const diff = await diffOf(tips).catch((error: unknown) => {
       throw gitFailed(error, 'reading the change');
     });
     const whole = { fileLines: Number.MAX_SAFE_INTEGER, totalLines: Number.MAX_SAFE_INTEGER };
@@ -157,9 +156,8 @@ export class TaskChanges {
 
   private async compute(tips: Tips): Promise<Omit<TaskChange, 'task_id'>> {
     const { mirror, base, head } = tips;
-    const from = tips.mergeBase ?? base.sha;
     const [diff, commits, merge] = await Promise.all([
-      unifiedDiff(mirror, from, head.sha),
+      diffOf(tips),
       logBetween(mirror, { base: base.sha, head: head.sha }),
       dryRunMerge(mirror, base.sha, head.sha),
     ]);
@@ -190,3 +188,6 @@ export class TaskChanges {
     };
   }
 }
+
+/** The head's diff from where it left its base (from the base's tip when they share no history). */
+const diffOf = (tips: Tips) => unifiedDiff(tips.mirror, tips.mergeBase ?? tips.base.sha, tips.head.sha);

@@ -140,14 +140,9 @@ export async function mergeBase(repo: GitRepo, a: string, b: string): Promise<st
 
 /**
  * The unified diff `from`..`to` as git prints it, renames and copies found (`a/` and `b/` prefixes
- * and unquoted UTF-8 paths whatever the repository's configuration says); only `paths` when given.
+ * and unquoted UTF-8 paths whatever the repository's configuration says).
  */
-export async function unifiedDiff(
-  repo: GitRepo,
-  from: string,
-  to: string,
-  paths: readonly string[] = [],
-): Promise<string> {
+export async function unifiedDiff(repo: GitRepo, from: string, to: string): Promise<string> {
   const args = [
     '-c',
     'core.quotePath=false',
@@ -163,7 +158,6 @@ export async function unifiedDiff(
     assertRef(from),
     assertRef(to),
     '--',
-    ...paths,
   ];
   return (await gitRaw(repo, args)).stdout.toString('utf8');
 }

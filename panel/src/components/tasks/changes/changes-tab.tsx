@@ -15,7 +15,7 @@ import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
 import { RelativeTime } from '../../ui/time';
-import { type Change, type ChangedFile, changeSummary, diffRows, fileStarts, type Row } from './diff-rows';
+import { type Change, type ChangedFile, changeSummary, diffRows, type Row, rowIndexes } from './diff-rows';
 import { useReview } from './use-review';
 
 const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, note: 26, finding: 44 } as const;
@@ -42,15 +42,12 @@ export function ChangesTab({ taskId }: { taskId: string }) {
 function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
   const [files, setFiles] = useState(change.files);
   useEffect(() => setFiles(change.files), [change.files]);
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const [closed, setClosed] = useState<ReadonlySet<string>>(new Set());
+  /** The reviewer's fold of a file (path → folded), over the default. */
+  const [folds, setFolds] = useState<ReadonlyMap<string, boolean>>(new Map());
   const review = useReview(taskId);
-  const rows = useMemo(
-    () => diffRows(files, open, closed, review.notes),
-    [files, open, closed, review.notes],
-  );
-  const starts = useMemo(() => fileStarts(rows), [rows]);
-  const hunks = useMemo(() => rows.flatMap((row, i) => (row.kind === 'hunk' ? [i] : [])), [rows]);
+  const rows = useMemo(() => diffRows(files, folds, review.notes), [files, folds, review.notes]);
+  const starts = useMemo(() => rowIndexes(rows, 'file'), [rows]);
+  const hunks = useMemo(() => rowIndexes(rows, 'hunk'), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -93,16 +90,8 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
     return () => window.removeEventListener('keydown', onKey);
   });
 
-  const toggle = (file: ChangedFile, folded: boolean) => {
-    const flip = (set: ReadonlySet<string>, add: boolean) => {
-      const next = new Set(set);
-      if (add) next.add(file.path);
-      else next.delete(file.path);
-      return next;
-    };
-    setOpen((s) => flip(s, folded));
-    setClosed((s) => flip(s, !folded));
-  };
+  const toggle = (file: ChangedFile, folded: boolean) =>
+    setFolds((current) => new Map(current).set(file.path, !folded));
   const wholeFile = $api.useMutation('get', '/api/tasks/{id}/changes/file', {
     onSuccess: (whole) => setFiles((current) => current.map((f) => (f.path === whole.path ? whole : f))),
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ChangedFile, changeSummary, diffRows, fileStarts, foldedByDefault } from './diff-rows';
+import { type ChangedFile, changeSummary, diffRows, foldedByDefault, rowIndexes } from './diff-rows';
 
 const file = (path: string, fields: Partial<ChangedFile> = {}): ChangedFile => ({
   path,
@@ -28,15 +28,22 @@ const file = (path: string, fields: Partial<ChangedFile> = {}): ChangedFile => (
 describe('the rows of a change', () => {
   it("draws each file's header, hunk header and lines; folds lock and generated files until opened", () => {
     const files = [file('src/a.ts'), file('package-lock.json'), file('dist/app.min.js')];
-    const rows = diffRows(files, new Set(), new Set());
+    const rows = diffRows(files, new Map());
     expect(rows.map((r) => r.kind)).toEqual(['file', 'hunk', 'line', 'line', 'file', 'file']);
     expect(rows.filter((r) => r.kind === 'file').map((r) => r.kind === 'file' && r.folded)).toEqual([
       false,
       true,
       true,
     ]);
-    expect(fileStarts(rows)).toEqual([0, 4, 5]);
-    const opened = diffRows(files, new Set(['package-lock.json']), new Set(['src/a.ts']));
+    expect(rowIndexes(rows, 'file')).toEqual([0, 4, 5]);
+    expect(rowIndexes(rows, 'hunk')).toEqual([1]);
+    const opened = diffRows(
+      files,
+      new Map([
+        ['package-lock.json', false],
+        ['src/a.ts', true],
+      ]),
+    );
     expect(opened.map((r) => r.kind)).toEqual(['file', 'file', 'hunk', 'line', 'line', 'file']);
   });
 
@@ -47,8 +54,7 @@ describe('the rows of a change', () => {
         file('b.ts', { status: 'renamed', previous_path: 'a.ts', hunks: [] }),
         file('big.txt', { truncated: true }),
       ],
-      new Set(),
-      new Set(),
+      new Map(),
     );
     expect(rows.filter((r) => r.kind === 'note').map((r) => r.kind === 'note' && r.text)).toEqual([
       'Binary file: not shown.',
@@ -75,7 +81,7 @@ describe('the rows of a change', () => {
       status: 'open',
       text: 'x',
     });
-    const rows = diffRows([file('src/a.ts'), file('src/b.ts')], new Set(), new Set(), [
+    const rows = diffRows([file('src/a.ts'), file('src/b.ts')], new Map(), [
       note(1, 'on-line'),
       note(40, 'elsewhere'),
       note(null, 'whole-file'),

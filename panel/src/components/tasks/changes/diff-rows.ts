@@ -36,19 +36,18 @@ const GENERATED =
 export const foldedByDefault = (path: string) => LOCK_FILES.test(path) || GENERATED.test(path);
 
 /**
- * The rows of `files`, with the files whose paths are in `open` unfolded and those in `closed`
- * folded; each note right after the line it names (its new line number), or under its file's header
- * when that line is not in the diff.
+ * The rows of `files`, each file folded as the reviewer chose in `folds` (path → folded), else as
+ * `foldedByDefault` says; each note right after the line it names (its new line number), or under its
+ * file's header when that line is not in the diff.
  */
 export function diffRows(
   files: readonly ChangedFile[],
-  open: ReadonlySet<string>,
-  closed: ReadonlySet<string>,
+  folds: ReadonlyMap<string, boolean>,
   notes: readonly LineNote[] = [],
 ): Row[] {
   const rows: Row[] = [];
   files.forEach((file, index) => {
-    const folded = closed.has(file.path) || (foldedByDefault(file.path) && !open.has(file.path));
+    const folded = folds.get(file.path) ?? foldedByDefault(file.path);
     rows.push({ kind: 'file', file, index, folded });
     if (folded) return;
     const mine = notes.filter((note) => note.file === file.path);
@@ -75,9 +74,9 @@ export function diffRows(
   return rows;
 }
 
-/** The row index of each file's header, in file order (for n / p). */
-export const fileStarts = (rows: readonly Row[]) =>
-  rows.flatMap((row, i) => (row.kind === 'file' ? [i] : []));
+/** The indexes of the rows of one kind, in order (file headers for n / p, hunk headers for j / k). */
+export const rowIndexes = (rows: readonly Row[], kind: Row['kind']) =>
+  rows.flatMap((row, i) => (row.kind === kind ? [i] : []));
 
 /** "+12 −3 in 4 files". */
 export function changeSummary(totals: Change['totals']): string {

@@ -7,17 +7,6 @@ import { useMemo } from 'react';
 import { $api } from '../../../api/client';
 import type { LineNote } from './diff-rows';
 
-interface Finding {
-  id8: string;
-  file: string | null;
-  line: number | null;
-  severity: string;
-  status: string;
-  expected: string;
-  actual: string;
-  fix: string;
-}
-
 /** The audit actions that are review outcomes, and how they read. */
 const OUTCOMES: Record<string, { label: string; good: boolean; of: 'qa' | 'pr' }> = {
   pass: { label: 'QA passed', good: true, of: 'qa' },
@@ -30,8 +19,7 @@ export function useReview(taskId: string) {
   const findings = $api.useQuery('get', '/api/tasks/{id}/findings', { params: { path: { id: taskId } } });
   const events = $api.useQuery('get', '/api/tasks/{id}/events', { params: { path: { id: taskId } } });
   return useMemo(() => {
-    const all = (findings.data?.findings ?? []) as Finding[];
-    const notes: LineNote[] = all.flatMap((f) =>
+    const notes: LineNote[] = (findings.data?.findings ?? []).flatMap((f) =>
       f.file
         ? [
             {

@@ -3,26 +3,14 @@
  * then the findings by round, newest round first, as GET /api/tasks/{id}/findings orders them.
  */
 import { $api } from '../../../api/client';
+import type { paths } from '../../../api/schema';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
 import { RelativeTime } from '../../ui/time';
 
-type Finding = {
-  id: string;
-  id8: string;
-  origin: string;
-  round: number;
-  author_slug: string;
-  file: string | null;
-  line: number | null;
-  severity: string;
-  expected: string;
-  actual: string;
-  fix: string;
-  status: string;
-  resolution_note: string | null;
-  created_at: string;
-};
+/** One finding as GET /api/tasks/{id}/findings answers it. */
+export type Finding =
+  paths['/api/tasks/{id}/findings']['get']['responses'][200]['content']['application/json']['findings'][number];
 
 const STATUS_LOOK: Record<string, string> = {
   open: 'bg-warn-bg text-warn-text border-warn/30',
@@ -39,7 +27,7 @@ export function FindingsTab({ taskId }: { taskId: string }) {
   if (total === 0)
     return <EmptyState>No findings. QA, the PR gate, a PM or you raise them when a review fails.</EmptyState>;
   const rounds = new Map<number, Finding[]>();
-  for (const f of findings as Finding[]) rounds.set(f.round, [...(rounds.get(f.round) ?? []), f]);
+  for (const f of findings) rounds.set(f.round, [...(rounds.get(f.round) ?? []), f]);
 
   return (
     <div className="space-y-4" data-testid="findings">
