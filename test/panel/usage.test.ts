@@ -130,7 +130,7 @@ describe.skipIf(!chromiumAvailable)('usage and rate limits in the panel', () => 
 
       // codex's window has passed: the probe lifts it (an agent CLI kind is lifted at the window's end).
       await other.getByTestId('rate-limit-banner-codex').filter({ hasText: 'trying it again now' }).waitFor();
-      await server.gaffer.scheduler.runNow(RATE_LIMIT_PROBE_LOOP);
+      expect(await server.gaffer.scheduler.runNow(RATE_LIMIT_PROBE_LOOP)).toEqual({ status: 'succeeded' });
       for (const view of [page, other]) {
         await view.getByTestId('rate-limit-banner-codex').waitFor({ state: 'detached' });
         expect(await view.getByTestId('rate-limit-banner-anthropic').count()).toBe(1);

@@ -241,6 +241,37 @@ describe('scheduler', () => {
     expect(await pass).toEqual({ status: 'aborted', reason: 'the scheduler is stopping' });
   });
 
+  it('does not run a tick that was still starting when stop() was called', async () => {
+    let answerHold = () => {};
+    let asked = false;
+    let passes = 0;
+    const scheduler = schedulerOn();
+    scheduler.register(
+      loop({
+        firstRunAfterMs: 0,
+        hold: () =>
+          new Promise<null>((resolve) => {
+            asked = true;
+            answerHold = () => resolve(null);
+          }),
+        run: async () => {
+          passes += 1;
+        },
+      }),
+    );
+    scheduler.start();
+    await until(() => asked, 'the tick to ask its hold');
+    await scheduler.stop();
+    answerHold();
+    // The tick claims its interval under its lease; its pass has ended once the lease is free again.
+    await until(async () => (await scheduler.status())[0]?.lastStartedAt !== null, 'the tick to claim');
+    await until(
+      async () => (await platform.locks.acquire('scheduler:test.loop', 1_000)) !== null,
+      'the lease',
+    );
+    expect(passes).toBe(0);
+  });
+
   it('runs a tick on exactly one of two schedulers sharing the stores', async () => {
     // Two processes on PostgreSQL; on embedded PGlite (one process per data dir) two schedulers on it.
     const second = stores.databaseUrl ? await stores.platform() : platform;

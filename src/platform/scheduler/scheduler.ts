@@ -133,6 +133,8 @@ class IntervalScheduler implements Scheduler {
         if (onTick && !(await claimTick(this.options.db, loop.name, loop.intervalMs)))
           return { status: 'busy' };
         if (!onTick) await markStarted(this.options.db, loop.name);
+        // stop() came while this tick was still taking its lease: it must not run after stop().
+        if (onTick && !this.#running) return { status: 'busy' };
         return await this.#runGuarded(loop, lease);
       } finally {
         await this.options.locks.release(lease).catch(() => false);
