@@ -16,11 +16,18 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitRunner, gitText, openRepo } from '../src/platform/git/index.js';
-import { seedBareRemote, tempDirs } from '../src/platform/git/test-support.js';
 import { probeSandbox } from '../src/platform/process/index.js';
+import {
+  awaitSubmitted,
+  CHECKOUT,
+  type CliCompany,
+  DEVELOPER_PLAN,
+  ENVIRON_HUNT,
+  giveNoteTask,
+  startCliCompany,
+  usageByModel,
+} from './support/agent-cli.js';
 import {
   type FakeLlm,
   type FakeReply,
@@ -28,16 +35,10 @@ import {
   startFakeLlm,
 } from './support/fake-llm/index.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
-import { eventually, type Replicas, startReplicas } from './support/replicas.js';
-import { createTestStores, type TestStores } from './support/stores.js';
+import { eventually, type Replica } from './support/replicas.js';
 
-const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
-const CLI_BIN = join(CHECKOUT, 'node_modules/.bin');
 const ATTACKER = join(CHECKOUT, 'test/fixtures/sandbox-attack-agent.mjs');
 const NOTE = 'notes-claude.md';
-/** The one-liner that found the server's environment before the sandbox (it prints what it finds). */
-const ENVIRON_HUNT =
-  'for f in /proc/[0-9]*; do grep -aq GAFFER_AUTH_SECRET $f/environ 2>/dev/null && echo "FOUND $f"; done; echo hunted';
 
 const bwrap = await probeSandbox();
 if (!bwrap.ok) console.warn(`SKIPPED the Claude Code suite: ${bwrap.reason}`);
@@ -103,25 +104,7 @@ class ScriptedDeveloper {
     const turn: { name: string; input: Record<string, unknown> }[] = [
       { name: 'Bash', input: { command: this.huntCommand(), description: 'Look around the machine' } },
       ...(this.deferred ? [{ name: 'ToolSearch', input: { query: `select:${gaffer.join(',')}` } }] : []),
-      {
-        name: 'mcp__gaffer__i_will_work_on',
-        input: {
-          task_id: taskId,
-          plan: `Add ${NOTE} at the root of the task worktree with the Write tool, commit it on the task branch, open the pull request and submit the task for QA review.`,
-          steps: [
-            {
-              title: 'Write the note',
-              description: `Write ${NOTE} at the root of the worktree, one heading line.`,
-            },
-            {
-              title: 'Commit and submit',
-              description: 'Commit with the commit tool, open the pull request, then i_am_done.',
-            },
-          ],
-          technical_considerations: ['A scripted model: the change only proves the turn completes.'],
-          risks: [{ risk: 'The change is trivial', mitigation: 'It proves the real CLI works with Gaffer.' }],
-        },
-      },
+      { name: 'mcp__gaffer__i_will_work_on', input: { task_id: taskId, ...DEVELOPER_PLAN(NOTE) } },
       { name: 'Write', input: { file_path: join(workspace, NOTE), content: '# Written by Claude Code\n' } },
       { name: 'mcp__gaffer__commit', input: { task_id: taskId, message: `docs: add ${NOTE}` } },
       { name: 'mcp__gaffer__open_pr', input: { task_id: taskId } },
@@ -163,7 +146,7 @@ class ScriptedDeveloper {
 }
 
 /** The `total_cost_usd` of every `result` line the agent's runs printed (Claude Code stream-json). */
-async function cliReportedCost(server: Replicas['replicas'][number], slug: string): Promise<number> {
+async function cliReportedCost(server: Replica, slug: string): Promise<number> {
   const { runs } = (await (await server.asCeo(`/api/stream/${slug}`)).json()) as {
     runs: { run_id: string }[];
   };
@@ -184,51 +167,33 @@ async function cliReportedCost(server: Replicas['replicas'][number], slug: strin
 }
 
 describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', () => {
-  let stores: TestStores;
   let fake: FakeLlm;
-  let company: Replicas;
-  let remote: string;
+  let cli: CliCompany;
   let developer: ScriptedDeveloper;
-  const dirs = tempDirs('gaffer-claude-');
-  const git = new GitRunner({ home: join(dirs.make(), 'home') });
-  const remoteGit = (args: string[]) => gitText(openRepo(git, remote), args);
 
   beforeAll(async () => {
-    stores = await createTestStores();
-    remote = await seedBareRemote(git, join(dirs.make(), 'shop.git'), [
-      { message: 'Initial commit', files: { 'README.md': '# Shop\n' } },
-    ]);
     fake = await startFakeLlm({ apiKey: 'test-key' });
-    company = await startReplicas(1, stores, {
-      env: {
-        PATH: `${CLI_BIN}:${process.env.PATH}`,
-        ANTHROPIC_BASE_URL: fake.url,
-        ANTHROPIC_API_KEY: 'test-key',
-        GAFFER_AGENT_RUNTIME: 'process',
-        GAFFER_AGENT_PROVIDER: 'claude',
-        GAFFER_AGENT_SANDBOX: 'on',
-        // The hunt's script (and the MCP client beside it) is readable in the sandbox.
-        GAFFER_AGENT_SANDBOX_READ: join(CHECKOUT, 'test/fixtures'),
-        GAFFER_DISPATCH_ENABLED: 'true',
-        GAFFER_DISPATCH_INTERVAL_SECONDS: '1',
-        GAFFER_KILL_GRACE_SECONDS: '2',
-      },
+    cli = await startCliCompany('claude', {
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      // The hunt's script (and the MCP client beside it) is readable in the sandbox.
+      GAFFER_AGENT_SANDBOX_READ: join(CHECKOUT, 'test/fixtures'),
     });
-    const { dataDir } = company.replicas[0]!;
+    const { dataDir } = cli.server;
     // The embedded default keeps the generated secret here; another agent's worktree lies beside.
-    writeFileSync(join(dataDir, 'auth-secret'), `${company.secret}\n`, { mode: 0o600 });
+    writeFileSync(join(dataDir, 'auth-secret'), `${cli.company.secret}\n`, { mode: 0o600 });
     const other = join(dataDir, 'workspaces', 'fe-dev-1', 'shop', 'tasks', 'abcd1234');
     mkdirSync(other, { recursive: true });
     writeFileSync(join(other, 'secret.txt'), 'fe-dev-1 private work\n');
     developer = new ScriptedDeveloper('be-dev-1', () => ({
-      secret: company.secret,
-      serverPid: company.replicas[0]!.child.pid!,
+      secret: cli.company.secret,
+      serverPid: cli.server.child.pid!,
       dataDir,
       otherWorktreeFile: join(other, 'secret.txt'),
-      projectRepo: remote,
+      projectRepo: cli.remote,
       checkout: CHECKOUT,
       gaffer: GAFFER_COMMAND,
-      base: company.replicas[0]!.base,
+      base: cli.server.base,
     }));
     fake.converse((request) => developer.answer(request));
   }, 90_000);
@@ -246,48 +211,19 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
   }
 
   afterAll(async () => {
-    await company?.close();
+    await cli?.close();
     await fake?.close();
-    await stores?.dispose();
-    dirs.cleanup();
   });
 
   it('fails every attempt of the hunt, then claims, writes, commits, opens the PR and submits', async () => {
-    const server = company.replicas[0]!;
-    const post = async (path: string, body: object) => {
-      const response = await server.asCeo(path, { body });
-      const json = (await response.json()) as { id: string };
-      expect(response.status, JSON.stringify(json)).toBe(201);
-      return json;
-    };
-    const project = await post('/api/projects', { slug: 'shop', name: 'Shop', git_url: remote });
-    const mainBefore = await remoteGit(['rev-parse', 'main']);
-    const task = await post('/api/tasks', {
-      title: 'Write a note',
-      description: 'Add a short note to the repository.',
-      acceptance_criteria: [`${NOTE} exists`],
-      team: 'backend',
-      task_type: 'code',
-      nature: 'technical',
-      complexity: 'low',
-      project_id: project.id,
-      assigned_to: 'be-dev-1',
-    });
-
-    const submitted = await eventually(
-      async () => {
-        const response = await server.asCeo(`/api/tasks/${task.id}`);
-        const row = (await response.json()) as { status: string; branch_name: string | null };
-        if (row.status !== 'awaiting_qa') throw new Error(`task ${row.status}`);
-        return row;
-      },
-      120_000,
-      250,
-    ).catch((error: Error) => {
-      throw new Error(
-        `${error.message}\nthe CLI's tool results: ${JSON.stringify([...developer.results])}\n${server.output()}`,
-      );
-    });
+    const { server } = cli;
+    const mainBefore = await cli.remoteGit(['rev-parse', 'main']);
+    const { taskId } = await giveNoteTask(cli, NOTE);
+    const submitted = await awaitSubmitted(
+      server,
+      taskId,
+      () => `the CLI's tool results: ${JSON.stringify([...developer.results])}`,
+    );
 
     // The CLI reports i_am_done's answer to the model once the gateway has moved the task.
     await eventually(async () => expect(developer.results.has('mcp__gaffer__i_am_done')).toBe(true));
@@ -305,7 +241,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     const reached = attempts!.filter((a) => a.reached && a.name !== 'write-outside');
     expect(reached, hunt!.text).toEqual([]);
     expect(existsSync(join(server.dataDir, 'pwned'))).toBe(false);
-    expect(await remoteGit(['rev-parse', 'main'])).toBe(mainBefore);
+    expect(await cli.remoteGit(['rev-parse', 'main'])).toBe(mainBefore);
 
     // The CLI offered the developer its role's tools and Gaffer's, nothing else (no sub-agents, no
     // web); had it deferred Gaffer's behind ToolSearch, the model found them there. Each answered ok.
@@ -319,10 +255,11 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     for (const tool of ['i_will_work_on', 'commit', 'open_pr', 'i_am_done']) {
       expect(developer.results.get(`mcp__gaffer__${tool}`)?.text, tool).toMatch(/^\{"ok":true,/);
     }
-    expect(submitted.branch_name).toBeTruthy();
-    const files = await remoteGit(['ls-tree', '-r', '--name-only', submitted.branch_name!]);
+    const files = await cli.remoteGit(['ls-tree', '-r', '--name-only', submitted.branch_name]);
     expect(files.split('\n')).toContain(NOTE);
-    expect(await remoteGit(['show', `${submitted.branch_name}:${NOTE}`])).toBe('# Written by Claude Code'); // (gitText trims)
+    expect(await cli.remoteGit(['show', `${submitted.branch_name}:${NOTE}`])).toBe(
+      '# Written by Claude Code',
+    ); // (gitText trims)
 
     // No model was routed, so none was passed: the CLI asked for its own default, and the ledger
     // holds that model with the tokens and cost the CLI reported.
@@ -333,11 +270,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     // the one the CLI printed on its result line.
     const { row, reported } = await eventually(async () => {
       const reported = await cliReportedCost(server, 'be-dev-1');
-      const rows = (
-        (await (await server.asCeo('/api/usage/by-model?period=24h')).json()) as {
-          rows: { key: string; input_tokens: number; output_tokens: number; cost_usd: number }[];
-        }
-      ).rows;
+      const rows = await usageByModel(server);
       const row = rows.find((r) => r.key === model);
       expect(row, JSON.stringify(rows)).toBeDefined();
       expect(reported).toBeGreaterThan(0);

@@ -56,6 +56,8 @@ export interface RunIo {
    * stream or when a line outgrows the chunk size). Streamed live and kept in the transcript.
    */
   output(stream: OutputStream, text: string): void;
+  /** The model the runtime passes the CLI when the spawn named none (the agent's routed one). */
+  routedModel?(model: string): void;
 }
 
 /** How a run ended. */

@@ -69,6 +69,12 @@ export function modelRouteEnv(route: AgentModelRoute | null): Record<string, str
   return env;
 }
 
+/** The agent's OpenAI-compatible base URL: its OpenAI-kind route's, the server's OPENAI_BASE_URL, OpenAI's. */
+export function openAiBaseUrl(route: AgentModelRoute | null, serverEnv: NodeJS.ProcessEnv): string {
+  if (route?.kind === 'openai' && route.baseUrl) return route.baseUrl;
+  return serverEnv.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1';
+}
+
 export class ProcessRuntime implements AgentRuntime {
   readonly kind = 'process' as const;
   private readonly providers: Record<string, ProviderCommand>;
@@ -115,7 +121,9 @@ export class ProcessRuntime implements AgentRuntime {
         mcp_args: JSON.stringify(server?.args ?? []),
         mcp_env_vars: JSON.stringify(MCP_ENV_NAMES),
         claude_tools: CLAUDE_TOOLS[machineReachOf(spec.agent.role)],
+        openai_base_url: openAiBaseUrl(route, this.options.serverEnv ?? process.env),
       };
+      if (values.model && !spec.model?.trim()) io.routedModel?.(values.model);
       const env = agentEnvironment({
         spec,
         runId: io.runId,

@@ -7,7 +7,13 @@
  * Each CLI gets the Gaffer MCP tool server (`gaffer agent-tools --role <route>`) its own way:
  * Claude Code through `--mcp-config <file>`, Gemini CLI through a settings file named by
  * GEMINI_CLI_SYSTEM_SETTINGS_PATH (the same `mcpServers` JSON), Codex through `-c` overrides (it
- * reads no server file) with `env_vars` forwarding the GAFFER_* variables by name.
+ * reads no server file) with `env_vars` forwarding the GAFFER_* variables by name and `required`
+ * (an optional server still starting is left out of the model's tools).
+ *
+ * Codex ignores OPENAI_BASE_URL, so its template defines a model provider of its own (`gaffer`:
+ * `{openai_base_url}`, the key from OPENAI_API_KEY, the Responses API over HTTP — no WebSocket
+ * tries first). Its own sandbox and approvals are off: inside Gaffer's sandbox a second one cannot
+ * start, and an approval nobody can give would fail every MCP tool call.
  */
 import { parseCommandTemplate, TemplateError } from './command-template.js';
 
@@ -30,10 +36,14 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderCommand>> = {
   },
   codex: {
     command:
-      'codex exec --full-auto --skip-git-repo-check --cd {workspace} --model {model} ' +
+      'codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox ' +
+      '--cd {workspace} --model {model} ' +
+      '-c model_provider=gaffer -c model_providers.gaffer.name=Gaffer ' +
+      '-c model_providers.gaffer.base_url={openai_base_url} -c model_providers.gaffer.env_key=OPENAI_API_KEY ' +
+      '-c model_providers.gaffer.wire_api=responses -c model_providers.gaffer.supports_websockets=false ' +
       '-c mcp_servers.gaffer.command={mcp_command} -c mcp_servers.gaffer.args={mcp_args} ' +
-      '-c mcp_servers.gaffer.env_vars={mcp_env_vars} {prompt}',
-    passEnv: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'CODEX_HOME'],
+      '-c mcp_servers.gaffer.env_vars={mcp_env_vars} -c mcp_servers.gaffer.required=true {prompt}',
+    passEnv: ['OPENAI_API_KEY', 'CODEX_HOME'],
   },
   gemini: {
     command: 'gemini --prompt {prompt} --yolo --allowed-mcp-server-names gaffer --model {model}',

@@ -321,10 +321,10 @@ export class RuntimeSupervisor {
     const output = (stream: OutputStream, text: string) => {
       journal.output(stream, text);
       watchRateLimits(text);
-      if (stream === 'stdout') usage?.(text);
+      if (stream === 'stdout') usage?.push(text);
     };
     try {
-      running = await runtime.spawn(spec, { runId, output });
+      running = await runtime.spawn(spec, { runId, output, routedModel: (model) => usage?.assume(model) });
     } catch (error) {
       const detail = `could not start: ${(error as Error).message}`;
       journal.note(detail);
@@ -407,19 +407,23 @@ export class RuntimeSupervisor {
   }
 
   /** Reads the run's stdout for usage lines and hands each to `onUsage`; null when nobody listens. */
-  private usageTap(spec: SpawnSpec, runId: string): ((text: string) => void) | null {
+  private usageTap(spec: SpawnSpec, runId: string) {
     const onUsage = this.deps.onUsage;
     if (!onUsage) return null;
     const reader = new UsageLineReader(spec.model ?? null);
     const run = { agentId: spec.agent.id, taskId: spec.taskId, runId, provider: spec.provider };
-    return (text) => {
-      for (const usage of reader.push(text)) {
-        try {
-          onUsage({ ...usage, ...run });
-        } catch (error) {
-          this.warn(error, 'recording usage', runId);
+    return {
+      /** The routed model, for lines that do not name theirs (Codex's). */
+      assume: (model: string) => reader.assume(model),
+      push: (text: string) => {
+        for (const usage of reader.push(text)) {
+          try {
+            onUsage({ ...usage, ...run });
+          } catch (error) {
+            this.warn(error, 'recording usage', runId);
+          }
         }
-      }
+      },
     };
   }
 

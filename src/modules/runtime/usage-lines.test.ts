@@ -131,6 +131,16 @@ describe('Codex JSON events', () => {
     ]);
   });
 
+  it('books turn.completed under the model the run was started with (its lines name none)', () => {
+    const reader = new UsageLineReader(null);
+    reader.assume('gpt-5');
+    reader.assume('later-guess');
+    const [usage] = reader.push(
+      line({ type: 'turn.completed', usage: { input_tokens: 10, output_tokens: 2 } }),
+    );
+    expect(usage?.model).toBe('gpt-5');
+  });
+
   it('counts token_count running totals by what grew, and flat token_count events as they are', () => {
     const reader = new UsageLineReader(null);
     const total = (input: number, cached: number, output: number) => ({

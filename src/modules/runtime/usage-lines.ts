@@ -92,6 +92,11 @@ export class UsageLineReader {
     this.model = model;
   }
 
+  /** The model the run was started with when the reader was made without one. */
+  assume(model: string): void {
+    this.model ??= model;
+  }
+
   /** A chunk of the run's stdout (whole lines, or a line cut in pieces); the usage its complete lines carry. */
   push(chunk: string): LineUsage[] {
     this.pending += chunk;

@@ -1,6 +1,7 @@
 /**
- * A fake model provider on loopback that speaks both real wire formats: OpenAI Chat Completions
- * (`POST /v1/chat/completions`, JSON or SSE `data:` chunks with a usage chunk and `[DONE]`) and
+ * A fake model provider on loopback that speaks the real wire formats: OpenAI Chat Completions
+ * (`POST /v1/chat/completions`, JSON or SSE `data:` chunks with a usage chunk and `[DONE]`), the
+ * OpenAI Responses API (`POST /v1/responses`, SSE, as the Codex CLI calls it) and
  * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), OpenAI
  * embeddings (`POST /v1/embeddings`, deterministic unit vectors), plus `GET /v1/models` on both (told apart by the `anthropic-version` header). A wrong API key gets
  * the wire's 401. Each model request takes the next scripted reply (the default greeting when
@@ -14,6 +15,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { anthropicError, anthropicModels, serveAnthropicMessages } from './anthropic-wire.js';
 import { openAiEmbeddings, openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
+import { serveResponses } from './responses-wire.js';
 import type { FakeReply } from './script.js';
 import { sendJson } from './sse.js';
 
@@ -109,7 +111,9 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
 
     const isModels = req.method === 'GET' && path === '/v1/models';
     const isEmbeddings = req.method === 'POST' && path === '/v1/embeddings';
-    const isChat = req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages');
+    const isResponses = req.method === 'POST' && path === '/v1/responses';
+    const isChat =
+      req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages' || isResponses);
     if (!isModels && !isChat && !isEmbeddings) {
       const body =
         wire === 'anthropic'
@@ -176,6 +180,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           return;
         }
         if (wire === 'anthropic') await serveAnthropicMessages(res, reply, record.body);
+        else if (isResponses) await serveResponses(res, reply, record.body);
         else await serveOpenAiChat(res, reply, record.body);
         return;
     }

@@ -1,0 +1,136 @@
+/**
+ * What the real-agent-CLI suites share: a company of one real `gaffer start` with a pinned CLI from
+ * node_modules/.bin on its PATH, the dispatcher on and the agent sandbox on, a project on a seeded
+ * bare remote, and a developer's task that the scripted model plays to `awaiting_qa`.
+ */
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
+import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
+import { eventually, type Replica, type Replicas, startReplicas } from './replicas.js';
+import { createTestStores, type TestStores } from './stores.js';
+
+export const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
+const CLI_BIN = join(CHECKOUT, 'node_modules/.bin');
+
+/** The one-liner that found the server's environment before the sandbox (it prints what it finds). */
+export const ENVIRON_HUNT =
+  'for f in /proc/[0-9]*; do grep -aq GAFFER_AUTH_SECRET $f/environ 2>/dev/null && echo "FOUND $f"; done; echo hunted';
+
+/** The developer's steps a scripted model plays, in order, with the note it writes. */
+export const DEVELOPER_PLAN = (note: string) => ({
+  plan: `Add ${note} at the root of the task worktree with the CLI's own edit tool, commit it on the task branch, open the pull request and submit the task for QA review.`,
+  steps: [
+    { title: 'Write the note', description: `Write ${note} at the root of the worktree, one heading line.` },
+    {
+      title: 'Commit and submit',
+      description: 'Commit with the commit tool, open the pull request, then i_am_done.',
+    },
+  ],
+  technical_considerations: ['A scripted model: the change only proves the turn completes.'],
+  risks: [{ risk: 'The change is trivial', mitigation: 'It proves the real CLI works with Gaffer.' }],
+});
+
+export interface CliCompany {
+  readonly stores: TestStores;
+  readonly company: Replicas;
+  readonly server: Replica;
+  /** The project's bare remote. */
+  readonly remote: string;
+  remoteGit(args: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A real `gaffer start` running agent CLI `provider` in the sandbox, with `env` added. */
+export async function startCliCompany(provider: string, env: Record<string, string>): Promise<CliCompany> {
+  const dirs = tempDirs(`gaffer-${provider}-`);
+  const git = new GitRunner({ home: join(dirs.make(), 'home') });
+  const stores = await createTestStores();
+  const remote = await seedBareRemote(git, join(dirs.make(), 'shop.git'), [
+    { message: 'Initial commit', files: { 'README.md': '# Shop\n' } },
+  ]);
+  const company = await startReplicas(1, stores, {
+    env: {
+      PATH: `${CLI_BIN}:${process.env.PATH}`,
+      GAFFER_AGENT_RUNTIME: 'process',
+      GAFFER_AGENT_PROVIDER: provider,
+      GAFFER_AGENT_SANDBOX: 'on',
+      GAFFER_DISPATCH_ENABLED: 'true',
+      GAFFER_DISPATCH_INTERVAL_SECONDS: '1',
+      GAFFER_KILL_GRACE_SECONDS: '2',
+      ...env,
+    },
+  });
+  return {
+    stores,
+    company,
+    server: company.replicas[0]!,
+    remote,
+    remoteGit: (args) => gitText(openRepo(git, remote), args),
+    async close() {
+      await company.close();
+      await stores.dispose();
+      dirs.cleanup();
+    },
+  };
+}
+
+/** POSTs as the CEO and expects 201. */
+export async function created(server: Replica, path: string, body: object): Promise<{ id: string }> {
+  const response = await server.asCeo(path, { body });
+  const json = (await response.json()) as { id: string };
+  expect(response.status, JSON.stringify(json)).toBe(201);
+  return json;
+}
+
+/** The project `shop` on the remote and a task for be-dev-1 to add `note`. */
+export async function giveNoteTask(cli: CliCompany, note: string): Promise<{ taskId: string }> {
+  const project = await created(cli.server, '/api/projects', {
+    slug: 'shop',
+    name: 'Shop',
+    git_url: cli.remote,
+  });
+  const task = await created(cli.server, '/api/tasks', {
+    title: 'Write a note',
+    description: 'Add a short note to the repository.',
+    acceptance_criteria: [`${note} exists`],
+    team: 'backend',
+    task_type: 'code',
+    nature: 'technical',
+    complexity: 'low',
+    project_id: project.id,
+    assigned_to: 'be-dev-1',
+  });
+  return { taskId: task.id };
+}
+
+/** Waits for the task to reach awaiting_qa; on timeout the error carries `details()`. */
+export async function awaitSubmitted(
+  server: Replica,
+  taskId: string,
+  details: () => string,
+): Promise<{ branch_name: string }> {
+  return eventually(
+    async () => {
+      const row = (await (await server.asCeo(`/api/tasks/${taskId}`)).json()) as {
+        status: string;
+        branch_name: string | null;
+      };
+      if (row.status !== 'awaiting_qa' || !row.branch_name) throw new Error(`task ${row.status}`);
+      return { branch_name: row.branch_name };
+    },
+    120_000,
+    250,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${details()}\n${server.output()}`);
+  });
+}
+
+/** Rows of the usage ledger by model for the last day. */
+export async function usageByModel(server: Replica) {
+  const body = (await (await server.asCeo('/api/usage/by-model?period=24h')).json()) as {
+    rows: { key: string; input_tokens: number; output_tokens: number; cost_usd: number }[];
+  };
+  return body.rows;
+}
