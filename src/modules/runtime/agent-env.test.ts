@@ -49,10 +49,10 @@ describe('agentEnvironment', () => {
       runId: 'run-2',
       serverEnv,
       passEnv: ['ANTHROPIC_API_KEY', 'GAFFER_AUTH_SECRET'],
-      extra: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/tmp/x', GAFFER_DATABASE_URL: 'nope' },
+      extra: { GEMINI_CLI_HOME: '/tmp/x', GAFFER_DATABASE_URL: 'nope' },
     });
     expect(env.ANTHROPIC_API_KEY).toBe('sk-ant');
-    expect(env.GEMINI_CLI_SYSTEM_SETTINGS_PATH).toBe('/tmp/x');
+    expect(env.GEMINI_CLI_HOME).toBe('/tmp/x');
     expect(env.GAFFER_AUTH_SECRET).toBeUndefined();
     expect(env.GAFFER_DATABASE_URL).toBeUndefined();
     expect(env.AWS_SECRET_ACCESS_KEY).toBeUndefined();

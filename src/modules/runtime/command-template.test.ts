@@ -90,7 +90,7 @@ describe('command templates', () => {
     expect(argvOf('codex').at(-1)).toBe(values.prompt);
     expect(argvOf('gemini').slice(0, 3)).toEqual(['gemini', '--prompt', values.prompt]);
     expect(renderEnv(providers.gemini?.env ?? {}, values)).toEqual({
-      GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/tmp/run/mcp.json',
+      GEMINI_CLI_HOME: '/tmp/run',
     });
   });
 

@@ -5,8 +5,9 @@
  * Claude Code gets only the built-in tools of the agent's role (`{claude_tools}`, role-reach.ts),
  * each allowed without asking, plus Gaffer's.
  * Each CLI gets the Gaffer MCP tool server (`gaffer agent-tools --role <route>`) its own way:
- * Claude Code through `--mcp-config <file>`, Gemini CLI through a settings file named by
- * GEMINI_CLI_SYSTEM_SETTINGS_PATH (the same `mcpServers` JSON), Codex through `-c` overrides (it
+ * Claude Code through `--mcp-config <file>`, Gemini CLI through the settings in the run directory
+ * it gets as its home (run-files.ts; `--skip-trust`: the worktree is not a folder it was told to
+ * trust, and an untrusted one turns `--yolo` off), Codex through `-c` overrides (it
  * reads no server file) with `env_vars` forwarding the GAFFER_* variables by name and `required`
  * (an optional server still starting is left out of the model's tools).
  *
@@ -46,9 +47,17 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderCommand>> = {
     passEnv: ['OPENAI_API_KEY', 'CODEX_HOME'],
   },
   gemini: {
-    command: 'gemini --prompt {prompt} --yolo --allowed-mcp-server-names gaffer --model {model}',
-    env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '{mcp_config}' },
-    passEnv: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_APPLICATION_CREDENTIALS'],
+    command:
+      'gemini --prompt {prompt} --yolo --skip-trust --allowed-mcp-server-names gaffer ' +
+      '--output-format stream-json --model {model}',
+    env: { GEMINI_CLI_HOME: '{run_dir}' },
+    passEnv: [
+      'GEMINI_API_KEY',
+      'GOOGLE_GEMINI_BASE_URL',
+      'GOOGLE_API_KEY',
+      'GOOGLE_CLOUD_PROJECT',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+    ],
   },
 };
 

@@ -3,8 +3,13 @@
  * the prompt and the MCP configuration that plugs the Gaffer tool server into the agent CLI. The
  * token is not in them: the MCP entry refers to the identity variables by name (`${NAME}`, which
  * Claude Code and Gemini CLI expand from the environment the CLI got). Removed when the run ends.
+ *
+ * The directory is also the Gemini CLI's home for the run (`GEMINI_CLI_HOME`): its
+ * `.gemini/settings.json` holds the same `mcpServers` and the API-key sign-in. (Gemini CLI skips a
+ * system settings file under a world-writable directory such as /tmp, and with a base URL set it
+ * picks a sign-in it then refuses, so neither can come from the environment.)
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role } from '../../platform/http/auth/identity.js';
@@ -37,7 +42,7 @@ export function mcpServerFor(gafferCommand: readonly string[], role: Role): McpS
   return { command, args: [...prefix, 'agent-tools', '--role', route] };
 }
 
-/** The `mcpServers` document both Claude Code (`--mcp-config`) and Gemini CLI (settings) read. */
+/** The `mcpServers` document Claude Code (`--mcp-config`) and Gemini CLI (in its settings) read. */
 export function mcpConfigDocument(server: McpServerCommand | null): object {
   if (!server) return { mcpServers: {} };
   const env = Object.fromEntries(MCP_ENV_NAMES.map((name) => [name, `\${${name}}`]));
@@ -48,6 +53,8 @@ export interface RunFiles {
   readonly dir: string;
   readonly promptFile: string;
   readonly mcpConfigFile: string;
+  /** The Gemini CLI settings (`<dir>/.gemini/settings.json`). */
+  readonly geminiSettingsFile: string;
   /** Removes the directory and everything in it (never throws). */
   remove(): Promise<void>;
 }
@@ -67,7 +74,11 @@ export async function writeRunFiles(options: {
     const mcpConfigFile = join(dir, 'mcp.json');
     await writeFile(promptFile, options.prompt, { mode: 0o600 });
     await writeFile(mcpConfigFile, `${JSON.stringify(options.mcpConfig, null, 2)}\n`, { mode: 0o600 });
-    return { dir, promptFile, mcpConfigFile, remove };
+    await mkdir(join(dir, '.gemini'), { mode: 0o700 });
+    const geminiSettingsFile = join(dir, '.gemini', 'settings.json');
+    const geminiSettings = { ...options.mcpConfig, security: { auth: { selectedType: 'gemini-api-key' } } };
+    await writeFile(geminiSettingsFile, `${JSON.stringify(geminiSettings, null, 2)}\n`, { mode: 0o600 });
+    return { dir, promptFile, mcpConfigFile, geminiSettingsFile, remove };
   } catch (error) {
     await remove();
     throw error;

@@ -174,3 +174,47 @@ describe('Codex JSON events', () => {
     expect(reader.push('{"type":"item.completed","item":{}}\n{not json}\n[1,2]\n')).toEqual([]);
   });
 });
+
+describe('Gemini CLI stream-json', () => {
+  it('books the result line per model, the router model as well as the main one', () => {
+    const reader = new UsageLineReader(null);
+    const result = {
+      type: 'result',
+      status: 'success',
+      stats: {
+        total_tokens: 1060,
+        input_tokens: 1048,
+        output_tokens: 12,
+        cached: 400,
+        models: {
+          'gemini-flash-lite': { total_tokens: 13, input_tokens: 12, output_tokens: 1, cached: 0, input: 12 },
+          'gemini-flash': {
+            total_tokens: 1047,
+            input_tokens: 1036,
+            output_tokens: 11,
+            cached: 400,
+            input: 636,
+          },
+        },
+      },
+    };
+    expect(reader.push(line({ type: 'init', model: 'auto' }) + line(result))).toEqual([
+      {
+        model: 'gemini-flash-lite',
+        input_tokens: 12,
+        output_tokens: 1,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        run_cost_usd: null,
+      },
+      {
+        model: 'gemini-flash',
+        input_tokens: 636,
+        output_tokens: 11,
+        cache_read_tokens: 400,
+        cache_write_tokens: 0,
+        run_cost_usd: null,
+      },
+    ]);
+  });
+});

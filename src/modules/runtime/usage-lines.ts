@@ -12,6 +12,9 @@
  *   `cached_input_tokens`, `output_tokens`); older `token_count` events carry the running total
  *   (`info.total_token_usage`, counted as what grew) or one turn's flat counts. The model is read
  *   from `session_configured` / `system` init lines, else the run's own model.
+ * - Gemini CLI `--output-format stream-json`: the closing `result` line's `stats.models` carries
+ *   each model the run used (its router's as well as the main one) with `input_tokens` (including
+ *   `cached`) and `output_tokens`: one record per model.
  *
  * Anything else (plain text, other JSON) is ignored. Each result is one usage record.
  */
@@ -108,18 +111,20 @@ export class UsageLineReader {
       lines.push(this.pending);
       this.pending = '';
     }
-    const found: LineUsage[] = [];
-    for (const line of lines) {
-      const usage = this.line(line);
-      if (usage) found.push(usage);
-    }
-    return found;
+    return lines.flatMap((line) => this.usagesOf(line));
   }
 
-  /** The usage one line carries, if any. */
-  line(line: string): LineUsage | null {
+  /** The usage one line carries: none, one record, or one per model (Gemini's result line). */
+  private usagesOf(line: string): LineUsage[] {
     const event = parse(line);
-    if (!event) return null;
+    if (!event) return [];
+    const models = record(record(event.stats)?.models);
+    if (event.type === 'result' && models) return this.geminiModels(models);
+    const usage = this.usageOf(event);
+    return usage ? [usage] : [];
+  }
+
+  private usageOf(event: Record<string, unknown>): LineUsage | null {
     switch (event.type) {
       case 'system':
         this.model = text(event.model) ?? this.model;
@@ -158,6 +163,22 @@ export class UsageLineReader {
     const cost =
       typeof event.total_cost_usd === 'number' && event.total_cost_usd >= 0 ? event.total_cost_usd : null;
     return this.counts(growth(anthropicCounts(usage), this.counted), cost);
+  }
+
+  private geminiModels(models: Record<string, unknown>): LineUsage[] {
+    return Object.entries(models).flatMap(([model, value]) => {
+      const stats = record(value);
+      if (!stats) return [];
+      const cached = count(stats.cached);
+      const counts = {
+        input_tokens: Math.max(0, count(stats.input_tokens) - cached),
+        output_tokens: count(stats.output_tokens),
+        cache_read_tokens: cached,
+        cache_write_tokens: 0,
+      };
+      const usage = this.counts(counts, null);
+      return usage ? [{ ...usage, model }] : [];
+    });
   }
 
   private codexEvent(event: Record<string, unknown>): LineUsage | null {

@@ -14,6 +14,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, anthropicModels, serveAnthropicMessages } from './anthropic-wire.js';
+import { geminiCall, geminiError, serveGemini } from './gemini-wire.js';
 import { openAiEmbeddings, openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
 import { serveResponses } from './responses-wire.js';
 import type { FakeReply } from './script.js';
@@ -21,7 +22,7 @@ import { sendJson } from './sse.js';
 
 export type { FakeReply, FakeToolUse, FakeUsage } from './script.js';
 
-export type Wire = 'openai' | 'anthropic';
+export type Wire = 'openai' | 'anthropic' | 'gemini';
 
 export interface RecordedRequest {
   wire: Wire;
@@ -78,16 +79,24 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const path = (req.url ?? '/').split('?')[0]!;
-    const wire: Wire =
-      path === '/v1/messages' || (path === '/v1/models' && req.headers['anthropic-version'] !== undefined)
+    const [path = '/', query = ''] = (req.url ?? '/').split('?');
+    const gemini = geminiCall(path);
+    const wire: Wire = gemini
+      ? 'gemini'
+      : path === '/v1/messages' || (path === '/v1/models' && req.headers['anthropic-version'] !== undefined)
         ? 'anthropic'
         : 'openai';
-    // OpenAI takes `Authorization: Bearer`; Anthropic `x-api-key`, or the Bearer header its SDK 1.x sends.
+    // OpenAI takes `Authorization: Bearer`; Anthropic `x-api-key`, or the Bearer header its SDK 1.x
+    // sends; Gemini `x-goog-api-key`.
     const auth = req.headers.authorization;
     const bearer = auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : undefined;
+    const header = (name: string) => req.headers[name] as string | undefined;
     const apiKey =
-      wire === 'anthropic' ? ((req.headers['x-api-key'] as string | undefined) ?? bearer) : bearer;
+      wire === 'anthropic'
+        ? (header('x-api-key') ?? bearer)
+        : wire === 'gemini'
+          ? header('x-goog-api-key')
+          : bearer;
     let resolveClosed!: () => void;
     const record: RecordedRequest = {
       wire,
@@ -113,24 +122,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const isEmbeddings = req.method === 'POST' && path === '/v1/embeddings';
     const isResponses = req.method === 'POST' && path === '/v1/responses';
     const isChat =
-      req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/messages' || isResponses);
+      req.method === 'POST' &&
+      (path === '/v1/chat/completions' || path === '/v1/messages' || isResponses || gemini !== null);
     if (!isModels && !isChat && !isEmbeddings) {
-      const body =
-        wire === 'anthropic'
-          ? anthropicError('not_found_error', 'Not found')
-          : openAiError('invalid_request_error', 'Not found');
-      sendJson(res, 404, body);
+      sendJson(res, 404, errorBody(wire, 404, 'Not found'));
       return;
     }
     if (apiKey !== expectedKey) {
-      if (wire === 'anthropic')
-        sendJson(res, 401, anthropicError('authentication_error', 'invalid x-api-key'));
-      else
-        sendJson(
-          res,
-          401,
-          openAiError('invalid_request_error', 'Incorrect API key provided.', 'invalid_api_key'),
-        );
+      sendJson(res, 401, errorBody(wire, 401, 'Incorrect API key provided.'));
       return;
     }
     const reply: FakeReply = (isChat ? answer?.(record) : undefined) ?? queue.shift() ?? { kind: 'reply' };
@@ -141,35 +140,27 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
         const headers: Record<string, string> = {};
         if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
         if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = reply.retryAfterMs;
-        const body =
-          wire === 'anthropic'
-            ? anthropicError(
-                'rate_limit_error',
-                'Number of request tokens has exceeded your per-minute rate limit',
-              )
-            : openAiError('requests', 'Rate limit reached for requests', 'rate_limit_exceeded');
-        sendJson(res, 429, body, headers);
+        sendJson(res, 429, errorBody(wire, 429, 'Rate limit reached for requests'), headers);
         return;
       }
       case 'overloaded': {
         const status = reply.status ?? (wire === 'anthropic' ? 529 : 503);
         const headers: Record<string, string> = reply.retryAfter ? { 'retry-after': reply.retryAfter } : {};
-        const body =
-          wire === 'anthropic'
-            ? anthropicError('overloaded_error', 'Overloaded')
-            : openAiError('server_error', 'The engine is currently overloaded, please try again later');
-        sendJson(res, status, body, headers);
+        sendJson(
+          res,
+          status,
+          errorBody(wire, status, 'The model is overloaded, please try again later'),
+          headers,
+        );
         return;
       }
-      case 'error': {
-        const message = reply.message ?? `fake error ${reply.status}`;
-        const body =
-          wire === 'anthropic'
-            ? anthropicError(reply.type ?? 'api_error', message)
-            : openAiError(reply.type ?? 'server_error', message);
-        sendJson(res, reply.status, body);
+      case 'error':
+        sendJson(
+          res,
+          reply.status,
+          errorBody(wire, reply.status, reply.message ?? `fake error ${reply.status}`, reply.type),
+        );
         return;
-      }
       case 'reply':
         if (isEmbeddings) {
           sendJson(res, 200, openAiEmbeddings(record.body, fake.embeddingDimensions));
@@ -179,7 +170,14 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           sendJson(res, 200, wire === 'anthropic' ? anthropicModels(fake.models) : openAiModels(fake.models));
           return;
         }
-        if (wire === 'anthropic') await serveAnthropicMessages(res, reply, record.body);
+        if (gemini)
+          await serveGemini(
+            res,
+            reply,
+            gemini.model,
+            gemini.method === 'streamGenerateContent' && /\balt=sse\b/.test(query),
+          );
+        else if (wire === 'anthropic') await serveAnthropicMessages(res, reply, record.body);
         else if (isResponses) await serveResponses(res, reply, record.body);
         else await serveOpenAiChat(res, reply, record.body);
         return;
@@ -215,4 +213,23 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** An error body in the wire's own shape (`type` overrides the default error type). */
+function errorBody(wire: Wire, status: number, message: string, type?: string): object {
+  if (wire === 'gemini') return geminiError(status, message);
+  if (wire === 'anthropic') {
+    const types: Record<number, string> = {
+      401: 'authentication_error',
+      404: 'not_found_error',
+      429: 'rate_limit_error',
+      529: 'overloaded_error',
+      503: 'overloaded_error',
+    };
+    return anthropicError(type ?? types[status] ?? 'api_error', message);
+  }
+  if (status === 401) return openAiError('invalid_request_error', message, 'invalid_api_key');
+  if (status === 429) return openAiError('requests', message, 'rate_limit_exceeded');
+  if (status === 404) return openAiError('invalid_request_error', message);
+  return openAiError(type ?? 'server_error', message);
 }

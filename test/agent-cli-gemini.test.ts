@@ -1,0 +1,180 @@
+/**
+ * The real Gemini CLI (the pinned devDependency `@google/gemini-cli`) as Gaffer's agent: a real
+ * `gaffer start` with `GAFFER_AGENT_PROVIDER=gemini`, the CLI on its PATH, `GEMINI_API_KEY` and
+ * `GOOGLE_GEMINI_BASE_URL` pointing at a scripted model on loopback that speaks the Gemini API
+ * (`:streamGenerateContent?alt=sse`). The dispatcher spawns the CLI through the built-in `gemini`
+ * template, inside the agent sandbox. No model is routed, so none is passed: the CLI's own `auto`
+ * routing asks its classifier model first (answered as the real one answers), then the main model,
+ * which plays a developer's turn: it looks for the server's secret with the CLI's shell tool
+ * (finding nothing), claims the task with a plan, writes a file with the CLI's `write_file`,
+ * commits, opens the pull request and submits. The task reaches `awaiting_qa` with the file on its
+ * branch, and the ledger holds the tokens of both models from the CLI's closing `result` line.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeSandbox } from '../src/platform/process/index.js';
+import {
+  awaitSubmitted,
+  type CliCompany,
+  DEVELOPER_PLAN,
+  ENVIRON_HUNT,
+  giveNoteTask,
+  startCliCompany,
+  usageByModel,
+} from './support/agent-cli.js';
+import {
+  type FakeLlm,
+  type FakeReply,
+  type RecordedRequest,
+  startFakeLlm,
+} from './support/fake-llm/index.js';
+import { eventually } from './support/replicas.js';
+
+const NOTE = 'notes-gemini.md';
+
+const bwrap = await probeSandbox();
+if (!bwrap.ok) console.warn(`SKIPPED the Gemini CLI suite: ${bwrap.reason}`);
+
+interface Part {
+  text?: string;
+  functionCall?: { id?: string; name: string };
+  functionResponse?: { id?: string; name: string; response: unknown };
+}
+interface Content {
+  role: string;
+  parts: Part[];
+}
+
+/** Whether the request is the CLI's model router asking how complex the turn is (JSON out). */
+const isClassifier = (request: RecordedRequest) =>
+  (request.body.generationConfig as { responseMimeType?: string } | undefined)?.responseMimeType ===
+  'application/json';
+
+/**
+ * The model's side of a developer's turn, read off each request: the first user turn names the
+ * agent and the task and lists the workspace directory, the function calls so far which step is next.
+ */
+class ScriptedGeminiDeveloper {
+  /** Each tool's response as the CLI reported it, in call order. */
+  readonly results: { name: string; response: string }[] = [];
+  /** The tools the CLI declared on the developer's last request. */
+  tools: string[] = [];
+
+  constructor(private readonly slug: string) {}
+
+  answer(request: RecordedRequest): FakeReply | undefined {
+    if (isClassifier(request)) {
+      return {
+        kind: 'reply',
+        text: JSON.stringify({ complexity_reasoning: 'A small edit.', complexity_score: 10 }),
+      };
+    }
+    const contents = (request.body.contents ?? []) as Content[];
+    const everything = JSON.stringify(contents);
+    if (!everything.includes(`You are ${this.slug},`))
+      return { kind: 'reply', text: 'Nothing for me to do here.' };
+    const taskId = /Your task: ([0-9a-f-]{36})/.exec(everything)?.[1];
+    const workspace = /Workspace Directories:\*\*\\n {2}- ([^\\]+)\\n/.exec(everything)?.[1];
+    if (!taskId || !workspace) return { kind: 'reply', text: 'I cannot read my task or directory.' };
+    this.tools = ((request.body.tools ?? []) as { functionDeclarations?: { name: string }[] }[]).flatMap(
+      (group) => (group.functionDeclarations ?? []).map((tool) => tool.name),
+    );
+    const calls = this.recordResults(contents);
+    const turn: { name: string; input: Record<string, unknown> }[] = [
+      { name: 'run_shell_command', input: { command: ENVIRON_HUNT, description: 'Look around the machine' } },
+      { name: 'mcp_gaffer_i_will_work_on', input: { task_id: taskId, ...DEVELOPER_PLAN(NOTE) } },
+      {
+        name: 'write_file',
+        input: { file_path: join(workspace, NOTE), content: '# Written by Gemini CLI\n' },
+      },
+      { name: 'mcp_gaffer_commit', input: { task_id: taskId, message: `docs: add ${NOTE}` } },
+      { name: 'mcp_gaffer_open_pr', input: { task_id: taskId } },
+      {
+        name: 'mcp_gaffer_i_am_done',
+        input: { task_id: taskId, notes: `Wrote and committed ${NOTE}; the pull request is open.` },
+      },
+    ];
+    const next = turn[calls];
+    if (!next) return { kind: 'reply', text: 'The note is committed and the task is submitted for QA.' };
+    return { kind: 'reply', toolUses: [next], usage: { input_tokens: 1000 + calls, output_tokens: 50 } };
+  }
+
+  /** Records the responses of the calls made so far; answers how many calls there were. */
+  private recordResults(contents: Content[]): number {
+    const parts = contents.flatMap((content) => content.parts ?? []);
+    this.results.length = 0;
+    for (const part of parts) {
+      if (part.functionResponse) {
+        this.results.push({
+          name: part.functionResponse.name,
+          response: JSON.stringify(part.functionResponse.response),
+        });
+      }
+    }
+    return parts.filter((part) => part.functionCall).length;
+  }
+
+  result(name: string): string | undefined {
+    return this.results.find((result) => result.name === name)?.response;
+  }
+}
+
+describe.skipIf(!bwrap.ok)('the real Gemini CLI as a sandboxed developer', () => {
+  let fake: FakeLlm;
+  let cli: CliCompany;
+  const developer = new ScriptedGeminiDeveloper('be-dev-1');
+
+  beforeAll(async () => {
+    fake = await startFakeLlm({ apiKey: 'test-key' });
+    fake.converse((request) => developer.answer(request));
+    cli = await startCliCompany('gemini', { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.url });
+  }, 90_000);
+
+  afterAll(async () => {
+    await cli?.close();
+    await fake?.close();
+  });
+
+  it('claims, writes, commits, opens the PR and submits through its own tools and Gaffer’s', async () => {
+    const { server } = cli;
+    const mainBefore = await cli.remoteGit(['rev-parse', 'main']);
+    const { taskId } = await giveNoteTask(cli, NOTE);
+    const submitted = await awaitSubmitted(
+      server,
+      taskId,
+      () => `the CLI's tool responses: ${JSON.stringify(developer.results)}`,
+    );
+    await eventually(async () => expect(developer.result('mcp_gaffer_i_am_done')).toBeDefined());
+
+    // The hunt ran through the CLI's shell tool, in the sandbox, and found no process holding the secret.
+    const hunt = developer.result('run_shell_command');
+    expect(hunt, server.output()).toMatch(/hunted/);
+    expect(hunt).not.toMatch(/FOUND/);
+    expect(await cli.remoteGit(['rev-parse', 'main'])).toBe(mainBefore);
+
+    // Gaffer's tools were offered under the CLI's MCP prefix, and each answered ok.
+    expect(developer.tools).toEqual(expect.arrayContaining(['write_file', 'mcp_gaffer_i_will_work_on']));
+    for (const tool of ['i_will_work_on', 'commit', 'open_pr', 'i_am_done']) {
+      expect(developer.result(`mcp_gaffer_${tool}`), tool).toMatch(/\\"ok\\":true/);
+    }
+    const files = await cli.remoteGit(['ls-tree', '-r', '--name-only', submitted.branch_name]);
+    expect(files.split('\n')).toContain(NOTE);
+    expect(await cli.remoteGit(['show', `${submitted.branch_name}:${NOTE}`])).toBe('# Written by Gemini CLI');
+
+    // No model was routed and none passed: the CLI chose its own, and the ledger holds the tokens of
+    // each model it used (the classifier's and the main one's) as its result line reported them.
+    const mainModel = /\/models\/([^:]+):streamGenerateContent/.exec(
+      fake.requests.findLast((r) => !isClassifier(r) && r.wire === 'gemini')!.path,
+    )![1]!;
+    const rows = await eventually(async () => {
+      const rows = await usageByModel(server);
+      const main = rows.find((r) => r.key === mainModel);
+      expect(main?.input_tokens, JSON.stringify(rows)).toBeGreaterThanOrEqual(6000); // six tool turns of 1000+
+      return rows;
+    });
+    expect(rows.find((r) => r.key === mainModel)!.output_tokens).toBeGreaterThanOrEqual(300);
+    expect(rows.some((r) => r.key !== mainModel && r.key.startsWith('gemini-') && r.input_tokens > 0)).toBe(
+      true,
+    );
+  }, 180_000);
+});
