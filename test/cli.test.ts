@@ -24,7 +24,8 @@ beforeEach(() => {
   env = { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '0', GAFFER_LOG_LEVEL: 'warn' };
 });
 afterEach(async () => {
-  if (child && child.exitCode === null) {
+  // (A child killed by a signal has no exit code either, but it has exited.)
+  if (child && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGKILL');
     await once(child, 'exit');
   }
@@ -42,9 +43,17 @@ async function startAndStop(extraEnv: NodeJS.ProcessEnv): Promise<string> {
   child.stdout!.on('data', (chunk) => {
     output += chunk;
   });
-  const deadline = Date.now() + 30_000;
-  while (!/Open the panel: (\S+)/.test(output) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 100));
+  const started = once(child.stdout!, 'end').then(() => false);
+  const printed = new Promise<boolean>((resolve) => {
+    child!.stdout!.on('data', () => {
+      if (/Open the panel: (\S+)/.test(output)) resolve(true);
+    });
+  });
+  // Stopped only once it has started (signal handlers in place): else the signal kills it outright.
+  expect(
+    await Promise.race([printed, started]),
+    `gaffer start ended before it printed the login URL:\n${output}`,
+  ).toBe(true);
   child.kill('SIGTERM');
   const [code] = await once(child, 'exit');
   expect(code).toBe(0);

@@ -23,6 +23,8 @@ const BUSY_RETRIES = 40;
 const BUSY_RETRY_MS = 25;
 /** The longest a failing agent is backed off. */
 const MAX_BACKOFF_MS = 15 * 60_000;
+/** The first back-off after a run failed as it started (cli-failures.ts); it doubles each time in a row. */
+const START_FAILURE_BACKOFF_MS = 30_000;
 
 export interface DispatcherDeps {
   scheduler: Scheduler;
@@ -53,6 +55,8 @@ export class Dispatcher {
   #current: Promise<unknown> | null = null;
   readonly #stoppedByCeo = new Map<string, Date>();
   readonly #backoff = new Map<string, { until: Date; failures: number }>();
+  /** Runs in a row that failed as they started, by agent. */
+  readonly #startFailures = new Map<string, number>();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -170,9 +174,29 @@ export class Dispatcher {
     return !!backoff && backoff.until > now;
   }
 
+  /** A run of the agent failed as it started: its next spawn waits, twice as long each time in a row. */
+  runFailedOnStart(agentId: string): void {
+    const failures = (this.#startFailures.get(agentId) ?? 0) + 1;
+    this.#startFailures.set(agentId, failures);
+    this.#holdOff(
+      agentId,
+      failures,
+      Math.max(START_FAILURE_BACKOFF_MS, this.deps.tickIntervalSeconds * 1000),
+    );
+  }
+
+  /** A run of the agent got going: failures on start count from zero again. */
+  runGotGoing(agentId: string): void {
+    this.#startFailures.delete(agentId);
+  }
+
   #spawnFailed(agentId: string): void {
     const failures = (this.#backoff.get(agentId)?.failures ?? 0) + 1;
-    const delay = Math.min(this.deps.tickIntervalSeconds * 1000 * 2 ** (failures - 1), MAX_BACKOFF_MS);
+    this.#holdOff(agentId, failures, this.deps.tickIntervalSeconds * 1000);
+  }
+
+  #holdOff(agentId: string, failures: number, baseMs: number): void {
+    const delay = Math.min(baseMs * 2 ** (failures - 1), MAX_BACKOFF_MS);
     this.#backoff.set(agentId, { until: new Date(this.deps.clock.now().getTime() + delay), failures });
   }
 

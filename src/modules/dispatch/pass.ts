@@ -18,6 +18,7 @@ import type { UsageService } from '../usage/index.js';
 import { alertCeo } from './actions.js';
 import { breakerVerdict, type RespawnTracker } from './breaker.js';
 import { type Candidate, loadCandidates, overBudget, projectBudgets } from './candidates.js';
+import type { CliFailure } from './cli-failures.js';
 import { composePrompt } from './prompt.js';
 import {
   type DispatchAgent,
@@ -64,6 +65,8 @@ export interface PassDeps {
   /** Agents whose provider is parked (rate limited), with the provider: nothing is started for them. */
   parkedAgents?(): Promise<ReadonlyMap<string, string>>;
   spawnFailed(agentId: string): void;
+  /** The agent CLI could not be started at all (cli-failures.ts). */
+  cliFailed?(failure: CliFailure): void;
   spawnSucceeded(agentId: string): void;
 }
 
@@ -197,6 +200,10 @@ async function dispatchRoute(
     });
   } catch (error) {
     deps.spawnFailed(agent.id);
+    if (error instanceof AppError && error.code === 'agent_cli_unavailable') {
+      const provider = (error.details as { provider?: string } | undefined)?.provider ?? 'agent';
+      deps.cliFailed?.({ agentSlug: agent.slug, taskId: task.id, provider, cause: error.message });
+    }
     summary.errors.push({ task_id: task.id, agent_id: agent.id, message: failureText(error) });
   }
 }

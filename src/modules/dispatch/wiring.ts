@@ -7,8 +7,10 @@
  * (RemoteStop). `start()` listens for those; `close()` undoes the subscriptions.
  */
 import type { Platform } from '../../platform/context.js';
+import { alertCeo } from './actions.js';
 import { RespawnTracker } from './breaker.js';
 import { budgetSweep } from './budget-sweep.js';
+import { CliFailureNotices, failedOnStart } from './cli-failures.js';
 import type { DispatchDeps } from './deps.js';
 import { DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
 import { killRunningAgents } from './kill-switch.js';
@@ -61,6 +63,10 @@ export function wireDispatch(
     settings: options.spawn,
     ...(deps.charter ? { charter: deps.charter } : {}),
   });
+  const cliFailures = new CliFailureNotices({
+    cache: platform.cache,
+    notifyCeo: (subject, body, taskId) => alertCeo(notifications, { subject, body, taskId }),
+  });
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
     clock,
@@ -79,6 +85,7 @@ export function wireDispatch(
       respawnLimit: options.respawnLimit,
       rootGateReviewer: options.rootGateReviewer,
       isRunning: (agentId) => supervisor.get(agentId) !== null,
+      cliFailed: (failure) => void cliFailures.report(failure).catch(() => undefined),
       ...(rateLimits ? { parkedAgents: () => rateLimits.parkedAgents() } : {}),
     },
   });
@@ -111,7 +118,20 @@ export function wireDispatch(
     },
   });
   const { log } = platform;
-  const unsubscribes: (() => void)[] = [];
+  const unsubscribes: (() => void)[] = [
+    // A run that failed as it started is backed off and explained to the CEO (cli-failures.ts).
+    supervisor.onRunEnded((ended) => {
+      if (!failedOnStart(ended)) {
+        if (ended.exit.outcome !== 'failed') dispatcher.runGotGoing(ended.agentId);
+        return;
+      }
+      dispatcher.runFailedOnStart(ended.agentId);
+      const { agentSlug, taskId, provider } = ended;
+      cliFailures
+        .report({ agentSlug, taskId, provider, cause: ended.exit.detail })
+        .catch((error) => log.warn({ err: error }, 'telling the CEO about a failing agent CLI failed'));
+    }),
+  ];
   if (options.enabled) {
     dispatcher.register();
     unsubscribes.push(

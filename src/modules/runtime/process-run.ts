@@ -42,6 +42,7 @@ export class ProcessRun implements RunningAgent {
   private graceful: GroupStop | null = null;
   private leaderGone = false;
   private lastStderrLine: string | null = null;
+  private lastStderrIsError = false;
 
   constructor(private readonly options: ProcessRunOptions) {
     const { spec, io, child } = options;
@@ -96,13 +97,20 @@ export class ProcessRun implements RunningAgent {
     return this.exited;
   }
 
+  /**
+   * Keeps the stderr line that says most about a failure: the last one that reads like an error
+   * (a CLI's usage text and "try --help" come after its error line), else the last one.
+   */
   private rememberStderr(text: string): void {
-    const last = text
+    const lines = text
       .split('\n')
       .map((line) => line.trim())
-      .filter(Boolean)
-      .pop();
-    if (last) this.lastStderrLine = last.length > 300 ? `${last.slice(0, 300)}…` : last;
+      .filter(Boolean);
+    const telling = lines.findLast((line) => ERROR_LINE.test(line));
+    const pick = telling ?? (this.lastStderrIsError ? undefined : lines.at(-1));
+    if (!pick) return;
+    this.lastStderrLine = pick.length > 300 ? `${pick.slice(0, 300)}…` : pick;
+    this.lastStderrIsError = telling !== undefined;
   }
 
   private describe(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
@@ -129,6 +137,9 @@ export class ProcessRun implements RunningAgent {
     return { outcome, code, signal, detail, endedAt: this.options.now() };
   }
 }
+
+/** A stderr line that reports an error (rather than usage text, a tip or a stack frame). */
+const ERROR_LINE = /^(error|fatal|\[error\])\b|\b(error|invalid|unexpected|not found|refused|denied|unauthori[sz]ed)\b/i;
 
 /** Resolves when the child's pipes have closed, or after DRAIN_LIMIT_MS (then closes them). */
 async function drained(closed: Promise<void>, child: GroupLeader): Promise<void> {

@@ -91,9 +91,13 @@ const RATE_LIMIT_REPORT_EVERY_MS = 10_000;
 /** A run that has ended, for listeners (the dispatcher returning claims, respawn breakers). */
 export interface EndedRun {
   agentId: string;
+  agentSlug: string;
   taskId: string | null;
   runId: string;
   runtime: RuntimeKind;
+  /** The agent CLI it ran (`claude`, `codex`, …). */
+  provider: string;
+  startedAt: Date;
   exit: ExitInfo;
 }
 
@@ -376,9 +380,12 @@ export class RuntimeSupervisor {
     if (this.live.get(spec.agent.id) === entry) this.live.delete(spec.agent.id);
     const ended: EndedRun = {
       agentId: spec.agent.id,
+      agentSlug: spec.agent.slug,
       taskId: spec.taskId,
       runId: running.runId,
       runtime: running.kind,
+      provider: spec.provider,
+      startedAt: running.startedAt,
       exit,
     };
     for (const listener of this.endListeners) {

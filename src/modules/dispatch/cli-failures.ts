@@ -1,0 +1,76 @@
+/**
+ * An agent CLI that fails as it starts — its executable is missing, it rejects the command line
+ * the template gave it, its key is refused — fails every spawn the same way. The dispatcher backs
+ * such an agent off (dispatcher.ts) instead of respawning it at once, and the CEO gets one
+ * notification per cause (per provider and message, across replicas: the shared cache decides who
+ * sends it) that quotes the CLI's own words and says what to do.
+ */
+import type { Cache } from '../../platform/cache/types.js';
+import type { EndedRun } from '../runtime/index.js';
+
+/** A failed run that ended this soon after it started failed on start. */
+export const FAST_FAILURE_MS = 10_000;
+/** How long one cause is not told again. */
+const NOTICE_TTL_MS = 24 * 60 * 60_000;
+
+export interface CliFailure {
+  agentSlug: string;
+  taskId: string | null;
+  /** The agent CLI (provider template) that failed. */
+  provider: string;
+  /** What went wrong, in the CLI's words where it said any (its last stderr line). */
+  cause: string;
+}
+
+/** Whether a run ended by failing within moments of its start. */
+export function failedOnStart(ended: EndedRun): boolean {
+  return (
+    ended.exit.outcome === 'failed' &&
+    ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS
+  );
+}
+
+/** What the CEO can do about a cause, by what it says. */
+export function remedyFor(provider: string, cause: string): string {
+  if (/could not start|ENOENT|not found on|command not found/i.test(cause)) {
+    return `Install the ${provider} CLI on the server's PATH (README, "Put a real company to work"), or run it through GAFFER_AGENT_PROVIDER=custom and a GAFFER_AGENT_COMMAND_CUSTOM that finds it.`;
+  }
+  if (
+    /unexpected argument|unknown (option|argument|flag)|unrecognized|invalid (option|argument)|usage:/i.test(
+      cause,
+    )
+  ) {
+    return `The installed ${provider} CLI refused its command line: install the version the README names as tested, or give it a command line it takes (GAFFER_AGENT_PROVIDER=custom and GAFFER_AGENT_COMMAND_CUSTOM).`;
+  }
+  if (
+    /\b401\b|unauthori[sz]ed|api key|auth(entication)? (method|failed|error)|invalid key|permission denied/i.test(
+      cause,
+    )
+  ) {
+    return 'The model provider refused the credentials: set or replace the key on Settings → Models & agents (or in the environment variable the CLI reads).';
+  }
+  return "Open the agent's page for the run's whole output.";
+}
+
+export class CliFailureNotices {
+  constructor(
+    private readonly deps: {
+      cache: Pick<Cache, 'incr'>;
+      notifyCeo(subject: string, body: string, taskId: string | null): Promise<void>;
+    },
+  ) {}
+
+  /** Tells the CEO about the failure unless its cause was told already (here or on another replica). */
+  async report(failure: CliFailure): Promise<boolean> {
+    const key = `cli-failure:${failure.provider}:${failure.cause.slice(0, 300)}`;
+    if ((await this.deps.cache.incr(key, { ttlMs: NOTICE_TTL_MS })) !== 1) return false;
+    await this.deps.notifyCeo(
+      `The ${failure.provider} agent CLI fails as it starts`,
+      `${failure.agentSlug}'s ${failure.provider} run failed on start: ${failure.cause}\n\n` +
+        `${remedyFor(failure.provider, failure.cause)}\n\n` +
+        'Agents on it are backed off between tries; this cause is not told again for a day.',
+      failure.taskId,
+    );
+    return true;
+  }
+}
