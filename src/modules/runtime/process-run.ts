@@ -139,7 +139,7 @@ export class ProcessRun implements RunningAgent {
 }
 
 /** A stderr line that reports an error (rather than usage text, a tip or a stack frame). */
-const ERROR_LINE = /^(error|fatal|\[error\])\b|\b(error|invalid|unexpected|not found|refused|denied|unauthori[sz]ed)\b/i;
+const ERROR_LINE = /\b(error|fatal|invalid|unexpected|not found|refused|denied|unauthori[sz]ed)\b/i;
 
 /** Resolves when the child's pipes have closed, or after DRAIN_LIMIT_MS (then closes them). */
 async function drained(closed: Promise<void>, child: GroupLeader): Promise<void> {
