@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `gaffer` command line: start the service, apply migrations, print tokens and login links,
- * print the configuration table. Every command answers `--help`; a failure to start is one line
+ * print the configuration table, check what is missing (doctor). Every command answers `--help`; a failure to start is one line
  * saying what to check (the stack trace only with --debug or GAFFER_LOG_LEVEL=debug).
  */
 import { parseCommand, wantsHelp } from './cli/args.js';
@@ -40,6 +40,8 @@ async function main(argv: string[]): Promise<number> {
       console.log(`migrations applied (${database.kind})`);
       return 0;
     }
+    case 'doctor':
+      return (await import('./cli/doctor.js')).runDoctor(loadConfig());
     case 'login-url': {
       const config = loadConfig();
       const { loginUrl, loadOrCreateSecret } = await auth();

@@ -13,6 +13,8 @@ export const USAGE = `usage: gaffer <command> [options]
   token <id> --role R [--team T] [--ttl SECONDS]
                                 print a token for any identity (expiring when --ttl is given)
   login-url                     print a fresh panel login URL
+  doctor                        check what this Gaffer has and misses (stores, git, agent CLIs,
+                                model providers, sandbox), with a remedy per problem
   config [--markdown]           print the configuration table
   agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)
 
@@ -34,6 +36,12 @@ ${STORES}`,
   sample project, creates a sample task for the main PM, prints each move of the task and its
   subtasks (state, agent, verb) until it awaits the CEO, then the command that approves and merges it.
 ${STORES}`,
+  doctor: `usage: gaffer doctor [--debug]
+
+  Prints one table: the runtime in force and its sandbox, git, each agent CLI on the PATH (its version
+  against the one the templates are tested with), and — asked of the running server at
+  GAFFER_HOST:GAFFER_PORT — the stores and each connected model provider, with a remedy per problem.
+  Exits 1 when something the configuration needs is missing.`,
   migrate: `usage: gaffer migrate [--debug]
 
   Applies pending database migrations and exits (\`gaffer start\` does this too).

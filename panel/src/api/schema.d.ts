@@ -1764,6 +1764,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/doctor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What this server has and what it misses
+         * @description The runtime in force and its sandbox, git, each agent CLI on the server’s PATH (its version against the tested one), the stores, and a probe of each connected model provider — each with a remedy when something is wrong. `gaffer doctor` prints the same table.
+         */
+        get: operations["getSystemDoctor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/rate-limits": {
         parameters: {
             query?: never;
@@ -20176,6 +20196,95 @@ export interface operations {
             };
             /** @description The request does not match the schema (`validation_failed`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    getSystemDoctor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description False when a finding fails: something the configuration needs is missing. */
+                        ok: boolean;
+                        /** Format: date-time */
+                        checked_at: string;
+                        findings: {
+                            /** @enum {string} */
+                            area: "runtime" | "git" | "agent_cli" | "stores" | "model_provider";
+                            name: string;
+                            /** @enum {string} */
+                            status: "ok" | "warn" | "fail";
+                            detail: string;
+                            /** @description What to do about it; null when nothing is. */
+                            remedy: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

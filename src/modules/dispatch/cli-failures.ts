@@ -40,7 +40,7 @@ export function remedyFor(provider: string, cause: string): string {
       cause,
     )
   ) {
-    return `The installed ${provider} CLI refused its command line: install the version the README names as tested, or give it a command line it takes (GAFFER_AGENT_PROVIDER=custom and GAFFER_AGENT_COMMAND_CUSTOM).`;
+    return `The installed ${provider} CLI refused its command line: \`gaffer doctor\` shows its version against the tested one; install that one, or give it a command line it takes (GAFFER_AGENT_PROVIDER=custom and GAFFER_AGENT_COMMAND_CUSTOM).`;
   }
   if (
     /\b401\b|unauthori[sz]ed|api key|auth(entication)? (method|failed|error)|invalid key|permission denied/i.test(

@@ -1,0 +1,141 @@
+/**
+ * What `gaffer doctor` (and `GET /api/system/doctor`) looks at, one finding per thing: the runtime
+ * in force and its sandbox, `git`, each agent CLI (found on the PATH or not, its version against
+ * the one the suite runs for real), and — on a running server — the stores and each configured
+ * model provider. A finding that fails is something the configuration needs and does not have:
+ * the report is then not ok (`gaffer doctor` exits 1).
+ */
+import { CommandError, runCommand } from '../../../platform/process/index.js';
+
+export type DoctorStatus = 'ok' | 'warn' | 'fail';
+
+export interface DoctorFinding {
+  area: 'runtime' | 'git' | 'agent_cli' | 'stores' | 'model_provider';
+  name: string;
+  status: DoctorStatus;
+  detail: string;
+  /** What to do about it (null when nothing is to be done). */
+  remedy: string | null;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checked_at: string;
+  findings: DoctorFinding[];
+}
+
+/** The agent CLIs the built-in templates start, with the version the suite runs them at (package.json). */
+export const TESTED_AGENT_CLIS = {
+  claude: { program: 'claude', npm: '@anthropic-ai/claude-code', version: '2.1.332' },
+  codex: { program: 'codex', npm: '@openai/codex', version: '0.171.0' },
+  gemini: { program: 'gemini', npm: '@google/gemini-cli', version: '0.61.0' },
+} as const;
+
+export function reportOf(findings: DoctorFinding[], now: Date): DoctorReport {
+  return { ok: findings.every((f) => f.status !== 'fail'), checked_at: now.toISOString(), findings };
+}
+
+/** `<program> --version`: the version it prints, or null when it cannot be run. */
+export async function versionOf(program: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  try {
+    const defined = Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    const result = await runCommand([program, '--version'], {
+      cwd: process.cwd(),
+      env: defined,
+      timeoutMs: 20_000,
+      maxOutputBytes: 4096,
+    });
+    const printed = `${result.stdout}\n${result.stderr}`;
+    return /\d+\.\d+\.\d+[\w.-]*/.exec(printed)?.[0] ?? (printed.trim().split('\n')[0] || 'unknown');
+  } catch (error) {
+    if (error instanceof CommandError) return null;
+    throw error;
+  }
+}
+
+export async function checkGit(env: NodeJS.ProcessEnv): Promise<DoctorFinding> {
+  const version = await versionOf('git', env);
+  return version
+    ? { area: 'git', name: 'git', status: 'ok', detail: `git ${version}`, remedy: null }
+    : {
+        area: 'git',
+        name: 'git',
+        status: 'fail',
+        detail: 'git is not on the PATH',
+        remedy: 'Install git (apt-get install git): every workspace, commit and merge runs it.',
+      };
+}
+
+/** Each built-in agent CLI; the one the process runtime starts must be there. */
+export async function checkAgentClis(
+  runtime: { kind: string; provider: string },
+  env: NodeJS.ProcessEnv,
+): Promise<DoctorFinding[]> {
+  return Promise.all(
+    Object.entries(TESTED_AGENT_CLIS).map(async ([provider, cli]): Promise<DoctorFinding> => {
+      const needed = runtime.kind === 'process' && runtime.provider === provider;
+      const version = await versionOf(cli.program, env);
+      const base = { area: 'agent_cli' as const, name: provider };
+      if (!version) {
+        return needed
+          ? {
+              ...base,
+              status: 'fail',
+              detail: `${cli.program} is not on the PATH, and GAFFER_AGENT_PROVIDER=${provider} starts it`,
+              remedy: `npm i -g ${cli.npm}@${cli.version} (a CLI outside /usr also goes in GAFFER_AGENT_SANDBOX_READ)`,
+            }
+          : {
+              ...base,
+              status: 'ok',
+              detail: `not installed (not used: the runtime starts ${runtime.provider})`,
+              remedy: null,
+            };
+      }
+      if (version !== cli.version) {
+        return {
+          ...base,
+          status: 'warn',
+          detail: `${cli.program} ${version}; the built-in template is tested with ${cli.version}`,
+          remedy: `npm i -g ${cli.npm}@${cli.version} if its runs fail on start (a changed flag is told as an alert)`,
+        };
+      }
+      return {
+        ...base,
+        status: 'ok',
+        detail: `${cli.program} ${version} (the tested version)${needed ? ', in use' : ''}`,
+        remedy: null,
+      };
+    }),
+  );
+}
+
+/** The runtime in force and, for agent CLIs, whether their sandbox can be made. */
+export function checkRuntime(
+  runtime: { kind: string; provider: string },
+  sandbox: { mode: string; warning: string | null },
+): DoctorFinding {
+  const base = { area: 'runtime' as const, name: runtime.kind };
+  if (runtime.kind !== 'process') {
+    return {
+      ...base,
+      status: 'ok',
+      detail: `${runtime.kind} runtime: simulated agents, no model called`,
+      remedy: null,
+    };
+  }
+  const what = `process runtime starting ${runtime.provider}`;
+  if (sandbox.warning) {
+    return {
+      ...base,
+      status: sandbox.mode === 'on' ? 'fail' : 'warn',
+      detail: `${what}: ${sandbox.warning}`,
+      remedy:
+        sandbox.mode === 'on'
+          ? 'apt-get install bubblewrap (agents do not start without their sandbox)'
+          : 'GAFFER_AGENT_SANDBOX=on once bubblewrap is installed',
+    };
+  }
+  return { ...base, status: 'ok', detail: `${what}, sandboxed (bubblewrap)`, remedy: null };
+}
