@@ -10,7 +10,7 @@ import type { Platform } from '../../platform/context.js';
 import { alertCeo } from './actions.js';
 import { RespawnTracker } from './breaker.js';
 import { budgetSweep } from './budget-sweep.js';
-import { CliFailureNotices, failedOnStart } from './cli-failures.js';
+import { type CliFailure, CliFailureNotices, failedOnStart } from './cli-failures.js';
 import type { DispatchDeps } from './deps.js';
 import { DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
 import { killRunningAgents } from './kill-switch.js';
@@ -63,10 +63,15 @@ export function wireDispatch(
     settings: options.spawn,
     ...(deps.charter ? { charter: deps.charter } : {}),
   });
+  const { log } = platform;
   const cliFailures = new CliFailureNotices({
     cache: platform.cache,
     notifyCeo: (subject, body, taskId) => alertCeo(notifications, { subject, body, taskId }),
   });
+  const tellCeo = (failure: CliFailure) =>
+    void cliFailures
+      .report(failure)
+      .catch((error) => log.warn({ err: error }, 'telling the CEO about a failing agent CLI failed'));
   const dispatcher = new Dispatcher({
     scheduler: deps.scheduler,
     clock,
@@ -85,7 +90,7 @@ export function wireDispatch(
       respawnLimit: options.respawnLimit,
       rootGateReviewer: options.rootGateReviewer,
       isRunning: (agentId) => supervisor.get(agentId) !== null,
-      cliFailed: (failure) => void cliFailures.report(failure).catch(() => undefined),
+      cliFailed: tellCeo,
       ...(rateLimits ? { parkedAgents: () => rateLimits.parkedAgents() } : {}),
     },
   });
@@ -117,7 +122,6 @@ export function wireDispatch(
       reports.budget = { at: clock.now().toISOString(), report };
     },
   });
-  const { log } = platform;
   const unsubscribes: (() => void)[] = [
     // A run that failed as it started is backed off and explained to the CEO (cli-failures.ts).
     supervisor.onRunEnded((ended) => {
@@ -127,9 +131,7 @@ export function wireDispatch(
       }
       dispatcher.runFailedOnStart(ended.agentId);
       const { agentSlug, taskId, provider } = ended;
-      cliFailures
-        .report({ agentSlug, taskId, provider, cause: ended.exit.detail })
-        .catch((error) => log.warn({ err: error }, 'telling the CEO about a failing agent CLI failed'));
+      tellCeo({ agentSlug, taskId, provider, cause: ended.exit.detail });
     }),
   ];
   if (options.enabled) {
