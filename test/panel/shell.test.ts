@@ -168,7 +168,10 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await budget.getByRole('button', { name: 'Save' }).click();
     await budget.getByText('Saved.').waitFor();
 
-    await page.waitForFunction("document.querySelector('#setting-ceo_name')?.value === 'Ada Lovelace'");
+    // Read through a locator: a string predicate is script the panel's CSP refuses to evaluate.
+    await expect
+      .poll(() => page.locator('#setting-ceo_name').inputValue(), { timeout: 20_000 })
+      .toBe('Ada Lovelace');
     const retention = page.getByTestId('setting-transcript_retention_days');
     await retention.getByRole('status').getByText('Changed elsewhere to “60” while you edited').waitFor();
     expect(await field('transcript_retention_days').inputValue()).toBe('45');
