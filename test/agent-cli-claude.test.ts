@@ -22,9 +22,10 @@ import {
   awaitSubmitted,
   CHECKOUT,
   type CliCompany,
-  DEVELOPER_PLAN,
   ENVIRON_HUNT,
+  gafferCalls,
   giveNoteTask,
+  type ScriptedCall,
   startCliCompany,
   usageByModel,
 } from './support/agent-cli.js';
@@ -100,18 +101,26 @@ class ScriptedDeveloper {
 
     const tools = body.tools.map((tool) => tool.name);
     this.deferred ??= !tools.includes('mcp__gaffer__i_will_work_on');
-    const gaffer = ['i_will_work_on', 'commit', 'open_pr', 'i_am_done'].map((name) => `mcp__gaffer__${name}`);
-    const turn: { name: string; input: Record<string, unknown> }[] = [
+    const gaffer = gafferCalls(taskId, NOTE, (tool) => `mcp__gaffer__${tool}`);
+    const turn: ScriptedCall[] = [
       { name: 'Bash', input: { command: this.huntCommand(), description: 'Look around the machine' } },
-      ...(this.deferred ? [{ name: 'ToolSearch', input: { query: `select:${gaffer.join(',')}` } }] : []),
-      { name: 'mcp__gaffer__i_will_work_on', input: { task_id: taskId, ...DEVELOPER_PLAN(NOTE) } },
+      ...(this.deferred
+        ? [
+            {
+              name: 'ToolSearch',
+              input: {
+                query: `select:${Object.values(gaffer)
+                  .map((call) => call.name)
+                  .join(',')}`,
+              },
+            },
+          ]
+        : []),
+      gaffer.claim,
       { name: 'Write', input: { file_path: join(workspace, NOTE), content: '# Written by Claude Code\n' } },
-      { name: 'mcp__gaffer__commit', input: { task_id: taskId, message: `docs: add ${NOTE}` } },
-      { name: 'mcp__gaffer__open_pr', input: { task_id: taskId } },
-      {
-        name: 'mcp__gaffer__i_am_done',
-        input: { task_id: taskId, notes: `Wrote and committed ${NOTE}; the pull request is open.` },
-      },
+      gaffer.commit,
+      gaffer.openPr,
+      gaffer.done,
     ];
     const step = messages.filter((message) => message.role === 'assistant').length;
     const next = turn[step];

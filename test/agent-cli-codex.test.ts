@@ -16,9 +16,10 @@ import {
   awaitSubmitted,
   type CliCompany,
   created,
-  DEVELOPER_PLAN,
   ENVIRON_HUNT,
+  gafferCalls,
   giveNoteTask,
+  type ScriptedCall,
   startCliCompany,
   usageByModel,
 } from './support/agent-cli.js';
@@ -66,9 +67,10 @@ class ScriptedCodexDeveloper {
     const workspace = /<cwd>([^<]+)<\/cwd>/.exec(everything)?.[1];
     if (!taskId || !workspace) return { kind: 'reply', text: 'I cannot read my task or directory.' };
     const calls = this.recordResults(input);
-    const turn: { name: string; input: Record<string, unknown> }[] = [
+    const gaffer = gafferCalls(taskId, NOTE, (tool) => `mcp__gaffer__${tool}`);
+    const turn: ScriptedCall[] = [
       { name: 'exec_command', input: { cmd: ENVIRON_HUNT } },
-      { name: 'mcp__gaffer__i_will_work_on', input: { task_id: taskId, ...DEVELOPER_PLAN(NOTE) } },
+      gaffer.claim,
       {
         name: 'exec_command',
         input: {
@@ -76,12 +78,9 @@ class ScriptedCodexDeveloper {
           workdir: workspace,
         },
       },
-      { name: 'mcp__gaffer__commit', input: { task_id: taskId, message: `docs: add ${NOTE}` } },
-      { name: 'mcp__gaffer__open_pr', input: { task_id: taskId } },
-      {
-        name: 'mcp__gaffer__i_am_done',
-        input: { task_id: taskId, notes: `Wrote and committed ${NOTE}; the pull request is open.` },
-      },
+      gaffer.commit,
+      gaffer.openPr,
+      gaffer.done,
     ];
     const next = turn[calls];
     if (!next) return { kind: 'reply', text: 'The note is committed and the task is submitted for QA.' };

@@ -16,9 +16,10 @@ import { probeSandbox } from '../src/platform/process/index.js';
 import {
   awaitSubmitted,
   type CliCompany,
-  DEVELOPER_PLAN,
   ENVIRON_HUNT,
+  gafferCalls,
   giveNoteTask,
+  type ScriptedCall,
   startCliCompany,
   usageByModel,
 } from './support/agent-cli.js';
@@ -80,19 +81,17 @@ class ScriptedGeminiDeveloper {
       (group) => (group.functionDeclarations ?? []).map((tool) => tool.name),
     );
     const calls = this.recordResults(contents);
-    const turn: { name: string; input: Record<string, unknown> }[] = [
+    const gaffer = gafferCalls(taskId, NOTE, (tool) => `mcp_gaffer_${tool}`);
+    const turn: ScriptedCall[] = [
       { name: 'run_shell_command', input: { command: ENVIRON_HUNT, description: 'Look around the machine' } },
-      { name: 'mcp_gaffer_i_will_work_on', input: { task_id: taskId, ...DEVELOPER_PLAN(NOTE) } },
+      gaffer.claim,
       {
         name: 'write_file',
         input: { file_path: join(workspace, NOTE), content: '# Written by Gemini CLI\n' },
       },
-      { name: 'mcp_gaffer_commit', input: { task_id: taskId, message: `docs: add ${NOTE}` } },
-      { name: 'mcp_gaffer_open_pr', input: { task_id: taskId } },
-      {
-        name: 'mcp_gaffer_i_am_done',
-        input: { task_id: taskId, notes: `Wrote and committed ${NOTE}; the pull request is open.` },
-      },
+      gaffer.commit,
+      gaffer.openPr,
+      gaffer.done,
     ];
     const next = turn[calls];
     if (!next) return { kind: 'reply', text: 'The note is committed and the task is submitted for QA.' };

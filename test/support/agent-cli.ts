@@ -18,8 +18,31 @@ const CLI_BIN = join(CHECKOUT, 'node_modules/.bin');
 export const ENVIRON_HUNT =
   'for f in /proc/[0-9]*; do grep -aq GAFFER_AUTH_SECRET $f/environ 2>/dev/null && echo "FOUND $f"; done; echo hunted';
 
+/** A tool call a scripted model makes. */
+export interface ScriptedCall {
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * The Gaffer tool calls of a developer's turn that writes `note` on task `taskId`, each named the
+ * way the CLI names MCP tools (`mcp__gaffer__commit`, `mcp_gaffer_commit`, …).
+ */
+export function gafferCalls(taskId: string, note: string, nameOf: (tool: string) => string) {
+  const call = (tool: string, input: Record<string, unknown>): ScriptedCall => ({
+    name: nameOf(tool),
+    input: { task_id: taskId, ...input },
+  });
+  return {
+    claim: call('i_will_work_on', DEVELOPER_PLAN(note)),
+    commit: call('commit', { message: `docs: add ${note}` }),
+    openPr: call('open_pr', {}),
+    done: call('i_am_done', { notes: `Wrote and committed ${note}; the pull request is open.` }),
+  };
+}
+
 /** The developer's steps a scripted model plays, in order, with the note it writes. */
-export const DEVELOPER_PLAN = (note: string) => ({
+const DEVELOPER_PLAN = (note: string) => ({
   plan: `Add ${note} at the root of the task worktree with the CLI's own edit tool, commit it on the task branch, open the pull request and submit the task for QA review.`,
   steps: [
     { title: 'Write the note', description: `Write ${note} at the root of the worktree, one heading line.` },
