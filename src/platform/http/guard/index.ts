@@ -98,17 +98,23 @@ export async function registerGuard(app: FastifyInstance, platform: Platform): P
       return payload;
     });
   }
-  // Most responses have nothing to count: those finish without a promise.
+  // A failed authentication is counted before its 401 leaves, so a client that has seen its last
+  // allowed 401 is refused on its next request even when the counter lives in Redis.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (reply.statusCode !== 401 || judge(request).internal) return done(null, payload);
+    limits.countAuthFailure(request).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'could not count a failed authentication');
+        done(null, payload);
+      },
+    );
+  });
+  // Most responses have nothing to watch: those finish without a promise.
   app.addHook('onResponse', (request, reply, done) => {
     const client = judge(request);
-    const failedAuth = reply.statusCode === 401;
-    const tracked = !client.excluded && behaviour.watches(reply.statusCode);
-    if (client.internal || (!failedAuth && !tracked)) return done();
-    const count = async () => {
-      if (failedAuth) await limits.countAuthFailure(request);
-      if (tracked) await behaviour.afterResponse(request, reply, client.ip);
-    };
-    count().then(() => done(), done);
+    if (client.internal || client.excluded || !behaviour.watches(reply.statusCode)) return done();
+    behaviour.afterResponse(request, reply, client.ip).then(() => done(), done);
   });
   app.addHook('onClose', async () => telemetry.flush());
 
