@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
+  fileCycles,
   importEdges,
   moduleCycles,
   REGISTRY,
@@ -34,6 +35,10 @@ describe('the import graph of src/', () => {
 
   it('has no import cycle among the modules and the registry', () => {
     expect(moduleCycles(edges)).toEqual([]);
+  });
+
+  it('reads one way inside the gateway: the context (services, calls, results) at the bottom, no file imports back up', () => {
+    expect(fileCycles(edges, 'src/modules/gateway/')).toEqual([]);
   });
 
   it('is the only tree that imports the registry: the suites, benchmarks and scripts do not', () => {
@@ -88,6 +93,19 @@ describe('the wiring rules', () => {
     expect(wiringViolations(edges)).toEqual([
       "src/platform/http/auth/identity.ts imports '../../../modules/agents/index.js' (src/modules/agents/index.ts): platform/ must not import modules/",
     ]);
+  });
+
+  it('find a cycle among the files of one folder, type-only imports included', () => {
+    const edges = tree({
+      'src/modules/gateway/context.ts': "import type { CircuitBreaker } from './breaker.js';",
+      'src/modules/gateway/breaker.ts': "import { VERBS } from './verbs/index.js';",
+      'src/modules/gateway/verbs/index.ts': "import type { VerbCall } from '../context.js';",
+    });
+    expect(moduleCycles(edges)).toEqual([]);
+    expect(fileCycles(edges, 'src/modules/gateway/')).toHaveLength(1);
+    expect(fileCycles(edges, 'src/modules/gateway/')[0]).toMatch(
+      /^cycle src\/modules\/gateway\/breaker\.ts → /,
+    );
   });
 
   it('find a cycle between modules through their index files', () => {

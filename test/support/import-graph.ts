@@ -96,10 +96,22 @@ const isTestCode = (path: string) => /(^|\/)test-[^/]*\.ts$|\.test\.ts$/.test(pa
  * cycle is reported as the chain of imports that closes it.
  */
 export function moduleCycles(edges: ImportEdge[]): string[] {
-  const nodeOf = (path: string) => (path === REGISTRY ? 'registry' : moduleOf(path));
+  return cyclesOf(
+    edges.filter((edge) => !edge.to.endsWith('/schema.ts')),
+    (path) => (path === REGISTRY ? 'registry' : moduleOf(path)),
+  );
+}
+
+/** Import cycles among the files under `folder` (type-only imports count: the files read one way). */
+export function fileCycles(edges: ImportEdge[], folder: string): string[] {
+  return cyclesOf(edges, (path) => (path.startsWith(folder) ? path : null));
+}
+
+/** Cycles in the graph of `edges` drawn between the nodes `nodeOf` names (null: left out). */
+function cyclesOf(edges: ImportEdge[], nodeOf: (path: string) => string | null | undefined): string[] {
   const arrows = new Map<string, Map<string, ImportEdge>>();
   for (const edge of edges) {
-    if (isTestCode(edge.from) || edge.to.endsWith('/schema.ts')) continue;
+    if (isTestCode(edge.from)) continue;
     const [from, to] = [nodeOf(edge.from), nodeOf(edge.to)];
     if (!from || !to || from === to) continue;
     const out = arrows.get(from) ?? new Map<string, ImportEdge>();

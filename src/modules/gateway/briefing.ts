@@ -13,7 +13,7 @@ import { type UnreadSummary, unreadSummarySql } from '../a2a/index.js';
 import { renderFinding } from '../findings/index.js';
 import { type PendingSummary, pendingSummarySql } from '../notifications/index.js';
 import type { Actor, TaskView } from '../tasks/index.js';
-import type { GatewayServices } from './context.js';
+import type { GatewayServices, Inboxes } from './context.js';
 
 const LIST_CAP = 10;
 
@@ -34,11 +34,6 @@ const inboxesStatement = perDatabase((db) => {
 });
 
 /** What the briefing shows of the caller's inboxes: its unread A2A and pending notifications. */
-export interface Inboxes {
-  a2a: UnreadSummary;
-  notifications: PendingSummary;
-}
-
 /** The caller's unread A2A (the latest 10 conversations listed) and pending notifications, in one statement. */
 export async function readInboxes(s: GatewayServices, actor: Actor): Promise<Inboxes> {
   const [row] = await inboxesStatement(s.db).execute({ agent: actor.id });

@@ -4,15 +4,13 @@
  */
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
-import type { A2aService } from '../a2a/index.js';
+import type { A2aService, UnreadSummary } from '../a2a/index.js';
 import type { AgentsService } from '../agents/index.js';
 import type { FindingsService } from '../findings/index.js';
 import type { GatewayRoute, VerbSpec } from '../lifecycle/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { NotificationsService, PendingSummary } from '../notifications/index.js';
 import type { Actor, TasksService, TaskView } from '../tasks/index.js';
 import type { UsageService } from '../usage/index.js';
-import type { CircuitBreaker } from './breaker.js';
-import type { Inboxes } from './briefing.js';
 import type { GatewayGit } from './git-port.js';
 
 /** The system module's rate-limit parking, as the gateway reports an agent's throttled provider to it. */
@@ -25,6 +23,12 @@ export interface RateLimitReporter {
   }): Promise<{ provider: string; resume_at: string; retry_after_seconds: number | null }>;
 }
 
+/** The caller's unread A2A messages and pending notifications (briefing.ts reads them). */
+export interface Inboxes {
+  a2a: UnreadSummary;
+  notifications: PendingSummary;
+}
+
 export interface GatewayServices {
   /** For the reads the gateway composes from other modules' SQL expressions (the context briefing). */
   readonly db: Db;
@@ -34,7 +38,6 @@ export interface GatewayServices {
   readonly notifications: NotificationsService;
   readonly findings: FindingsService;
   readonly git: GatewayGit;
-  readonly breaker: CircuitBreaker;
   readonly clock: Clock;
   /** Where i_am_blocked with a rate-limit reason_kind parks the provider (absent: it is refused). */
   readonly rateLimits?: RateLimitReporter;

@@ -13,10 +13,10 @@ import type { TasksModule } from '../tasks/index.js';
 import type { UsageModule } from '../usage/index.js';
 import { registerApproveAndMerge } from './approve-and-merge.js';
 import { CircuitBreaker } from './breaker.js';
-import type { GatewayServices, RateLimitReporter } from './context.js';
+import type { RateLimitReporter } from './context.js';
 import type { GatewayGit } from './git-port.js';
 import { registerGatewayRoutes } from './routes.js';
-import { runDoTool, runVerb } from './runner.js';
+import { type RunnerServices, runDoTool, runVerb } from './runner.js';
 
 export type { GatewayEnvelope } from './api-schemas.js';
 export {
@@ -78,7 +78,7 @@ export interface GatewayModule extends ModuleFace {
 
 export function createGatewayModule({ platform, deps }: ModuleInput<GatewayDeps>): GatewayModule {
   const breaker = new CircuitBreaker(platform.cache, platform.clock, platform.log);
-  const services: GatewayServices = {
+  const services: RunnerServices = {
     db: platform.database.db,
     tasks: deps.tasks.service,
     agents: deps.agents.service,

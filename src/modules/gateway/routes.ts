@@ -19,9 +19,8 @@ import { requireIdentity } from '../../platform/http/auth/index.js';
 import { errorResponse } from '../../platform/http/error-schema.js';
 import { GATEWAY_ROUTE_ROLES, GATEWAY_ROUTES, VERBS } from '../lifecycle/index.js';
 import { AnyBody, DoToolBody, FlowParams, GatewayEnvelope, TAGS } from './api-schemas.js';
-import type { GatewayServices } from './context.js';
 import { describe } from './input-fields.js';
-import { runDoTool, runVerb } from './runner.js';
+import { type RunnerServices, runDoTool, runVerb } from './runner.js';
 import { DO_TOOL_ROLES, DO_TOOLS, verbInputSchema } from './verb-inputs.js';
 
 const responses = {
@@ -44,7 +43,7 @@ const gatewayRequest = (request: FastifyRequest) => ({
   log: request.log,
 });
 
-export function registerGatewayRoutes(app: FastifyInstance, services: GatewayServices): void {
+export function registerGatewayRoutes(app: FastifyInstance, services: RunnerServices): void {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   for (const route of GATEWAY_ROUTES) {
     const roles = GATEWAY_ROUTE_ROLES[route].join(', ');

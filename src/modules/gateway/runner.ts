@@ -33,7 +33,7 @@ import {
 } from '../lifecycle/index.js';
 import type { Actor, TaskView } from '../tasks/index.js';
 import type { GatewayEnvelope } from './api-schemas.js';
-import { type BreakerKey, type OpenCircuit, RUN_STARTING_VERBS } from './breaker.js';
+import { type BreakerKey, type CircuitBreaker, type OpenCircuit, RUN_STARTING_VERBS } from './breaker.js';
 import { contextBriefing } from './briefing.js';
 import type { GatewayServices, VerbCall, VerbResult } from './context.js';
 import { doToolHandler } from './do-tools.js';
@@ -52,6 +52,11 @@ export interface GatewayRequest {
 }
 
 type Body = Record<string, unknown>;
+/** What the runner works with: the verbs' services and the circuit breaker around them. */
+export interface RunnerServices extends GatewayServices {
+  readonly breaker: CircuitBreaker;
+}
+
 const asBody = (body: unknown): Body =>
   body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
 const taskIdOf = (body: Body): string | null =>
@@ -62,7 +67,7 @@ const isRoute = (value: string): value is GatewayRoute =>
 
 /** `POST /api/v1/flow/{route}/{verb}`. */
 export async function runVerb(
-  s: GatewayServices,
+  s: RunnerServices,
   request: GatewayRequest,
   routeName: string,
   verbName: string,
@@ -100,7 +105,7 @@ export async function runVerb(
 }
 
 /** `POST /api/v1/do` with `{tool, ...}`. */
-export async function runDoTool(s: GatewayServices, request: GatewayRequest): Promise<GatewayEnvelope> {
+export async function runDoTool(s: RunnerServices, request: GatewayRequest): Promise<GatewayEnvelope> {
   const body = asBody(request.body);
   const tool = body.tool;
   const name = typeof tool === 'string' ? tool : 'do';
@@ -137,7 +142,7 @@ export async function runDoTool(s: GatewayServices, request: GatewayRequest): Pr
 /** Reads the task a call is about (refreshing the caller's heartbeat on it, if it holds the claim). */
 type TaskLoader = (id: string) => Promise<TaskView>;
 
-async function loadTask(s: GatewayServices, id: string, actor: Actor): Promise<TaskView> {
+async function loadTask(s: RunnerServices, id: string, actor: Actor): Promise<TaskView> {
   const task = await s.tasks.findBeating(id, actor.id);
   if (!task) {
     throw reject('not_found', `there is no task ${id}`, DEFAULT_REMEDIATE.not_found, {
@@ -175,7 +180,7 @@ interface Prepared {
 }
 
 async function guarded(
-  s: GatewayServices,
+  s: RunnerServices,
   request: GatewayRequest,
   verbName: string,
   taskId: string | null,
@@ -270,7 +275,7 @@ function rejectionFields(rejection: RejectionBody & { inner?: RejectionBody }) {
 }
 
 async function answerRejection(
-  s: GatewayServices,
+  s: RunnerServices,
   request: GatewayRequest,
   actor: Actor,
   key: BreakerKey,
