@@ -76,7 +76,7 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     await signIn(page, server);
   });
 
-  it('welcomes an empty company: name it and its north star, then three ways to start', async () => {
+  it('welcomes an empty company: name it and its north star, connect a model, then three ways to start', async () => {
     const removed = await server.api('DELETE', `/api/projects/${server.projectId}`);
     expect(removed.status).toBeLessThan(300);
     await page.goto(`${server.base}/`);
@@ -86,6 +86,13 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     expect(text).toContain('Add a first project');
     expect(text).toContain('Give the first task');
     expect(text).toContain('gaffer demo');
+    // Connecting a model comes with what the doctor finds missing: here, any model provider.
+    const connect = page.getByTestId('connect-model-step');
+    await connect.getByTestId('doctor-model_provider-(none)').waitFor();
+    expect(await connect.innerText()).toContain('no model provider is connected');
+    expect(await connect.getByRole('link', { name: 'Settings → Models & agents' }).getAttribute('href')).toBe(
+      '/settings?tab=models',
+    );
     await screenshot(page, 'inbox-first-run');
     await expectAccessible(page);
 

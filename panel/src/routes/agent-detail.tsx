@@ -1,6 +1,6 @@
 /**
  * One agent (`/agents/{slug or id}`): who it is (Edit… its profile), whether it runs (Spawn / Stop), its current and
- * recent tasks, its recent runs, its output live over `/ws/agents/{id}` (Overview); and the
+ * recent tasks, its recent runs, what it runs on (model route, the last run's CLI and ending), its output live over `/ws/agents/{id}` (Overview); and the
  * conversations it takes part in (`?tab=conversations`).
  */
 import { Link, useParams } from 'react-router';
@@ -10,6 +10,7 @@ import { AgentStatusBadge, RunBadge } from '../components/agents/agent-badges';
 import { EditAgentButton } from '../components/agents/edit-agent';
 import { LiveOutput } from '../components/agents/live-output';
 import { SpawnButton, StopButton } from '../components/agents/run-controls';
+import { RuntimeFacts, useAgentRuns } from '../components/agents/runtime-facts';
 import { type Agent, roleLabel, useRunningAgents } from '../components/agents/use-agents';
 import { StateBadge } from '../components/tasks/state-badge';
 import { EmptyState, Loading, Page, Section } from '../components/ui/page';
@@ -68,6 +69,7 @@ function AgentView({ agent, tab }: { agent: Agent; tab: (typeof TABS)[number] })
         {agent.team && ` · ${roleLabel(agent.team)}`} · <AgentStatusBadge status={agent.status} />
         {agent.retired && ' · retired'}
       </p>
+      {!NOT_SPAWNABLE.has(agent.role) && <RuntimeFacts agent={agent} />}
       {running.error && <ProblemNote error={running.error} prefix="Could not load the running agents" />}
       <TabLinks tabs={TABS} labels={{ overview: 'Overview', conversations: 'Conversations' }} current={tab} />
       {tab === 'overview' ? <Overview agent={agent} /> : <Conversations agent={agent.slug} />}
@@ -77,12 +79,7 @@ function AgentView({ agent, tab }: { agent: Agent; tab: (typeof TABS)[number] })
 
 function Overview({ agent }: { agent: Agent }) {
   const refetchInterval = usePollInterval(30_000);
-  const runs = $api.useQuery(
-    'get',
-    '/api/stream/{agent_id}',
-    { params: { path: { agent_id: agent.id }, query: { limit: 10 } } },
-    { refetchInterval },
-  );
+  const runs = useAgentRuns(agent.id);
   const tasks = $api.useQuery(
     'get',
     '/api/tasks',
@@ -173,8 +170,6 @@ function Overview({ agent }: { agent: Agent }) {
       </div>
       <Section title="Profile">
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-          <dt className="text-muted">Model</dt>
-          <dd>{agent.model ?? 'the default for its role'}</dd>
           <dt className="text-muted">Capabilities</dt>
           <dd>{agent.capabilities.length > 0 ? agent.capabilities.join(', ') : '—'}</dd>
           <dt className="text-muted">Description</dt>

@@ -320,6 +320,7 @@ export class RuntimeSupervisor {
       { runId, agentId: spec.agent.id, taskId: spec.taskId },
     );
     let running: RunningAgent;
+    let routedModel: string | null = null;
     const watchRateLimits = this.rateLimitWatch(spec, runId);
     const usage = this.usageTap(spec, runId);
     const output = (stream: OutputStream, text: string) => {
@@ -328,7 +329,14 @@ export class RuntimeSupervisor {
       if (stream === 'stdout') usage?.push(text);
     };
     try {
-      running = await runtime.spawn(spec, { runId, output, routedModel: (model) => usage?.assume(model) });
+      running = await runtime.spawn(spec, {
+        runId,
+        output,
+        routedModel: (model) => {
+          routedModel = model;
+          usage?.assume(model);
+        },
+      });
     } catch (error) {
       const detail = `could not start: ${(error as Error).message}`;
       journal.note(detail);
@@ -343,7 +351,7 @@ export class RuntimeSupervisor {
       throw error;
     }
     await this.deps.store
-      .markStarted(runId, running.pid ?? null)
+      .markStarted(runId, running.pid ?? null, routedModel)
       .catch((error) => this.warn(error, 'recording the pid', runId));
     const pid = running.pid === undefined ? '' : `, pid ${running.pid}`;
     journal.open('AGENT_SPAWNED', `${kind} runtime, provider ${spec.provider}${pid}`);

@@ -79,8 +79,12 @@ export class TranscriptStore {
       .where(and(inArray(agentRuns.id, [...runIds]), isNull(agentRuns.endedAt)));
   }
 
-  async markStarted(runId: string, pid: number | null): Promise<void> {
-    await this.db.update(agentRuns).set({ pid }).where(eq(agentRuns.id, runId));
+  /** The run got going: its pid, and the model its route named when the spawn named none. */
+  async markStarted(runId: string, pid: number | null, routedModel: string | null = null): Promise<void> {
+    await this.db
+      .update(agentRuns)
+      .set(routedModel ? { pid, model: routedModel } : { pid })
+      .where(eq(agentRuns.id, runId));
   }
 
   async appendChunks(chunks: readonly TranscriptChunk[]): Promise<void> {

@@ -1,8 +1,10 @@
 /**
- * First run: an empty company is asked to name itself and its north star, then given three ways to
+ * First run: an empty company is asked to name itself and its north star, to connect a model (with
+ * what `gaffer doctor` finds missing), then given three ways to
  * start instead of an empty inbox.
  */
 import { Link } from 'react-router';
+import { DoctorTable } from '../models/doctor-findings';
 import { Section } from '../ui/page';
 import { CharterStep } from './charter-step';
 
@@ -10,7 +12,7 @@ export function Welcome() {
   return (
     <Section
       title="Welcome to Gaffer"
-      description="Your company has no projects and no tasks yet. Name it, then three ways to start:"
+      description="Your company has no projects and no tasks yet. Name it, connect a model, then three ways to start:"
     >
       <ol className="list-decimal space-y-3 pl-5" data-testid="welcome">
         <li>
@@ -18,6 +20,18 @@ export function Welcome() {
           reads in its briefing (objectives, constraints and brand voice are under{' '}
           <code className="font-mono">PUT /api/company-goals</code>).
           <CharterStep />
+        </li>
+        <li data-testid="connect-model-step">
+          <span className="font-semibold">Connect a model</span> — agents are agent CLIs (Claude Code, Codex,
+          Gemini CLI) that call a model provider. Connect a key, or a local OpenAI-compatible server, and
+          route it on{' '}
+          <Link to="/settings?tab=models" className="text-accent underline">
+            Settings → Models & agents
+          </Link>
+          . What this server still misses:
+          <div className="mt-2">
+            <DoctorTable areas={['runtime', 'agent_cli', 'model_provider', 'git']} onlyProblems />
+          </div>
         </li>
         <li>
           <span className="font-semibold">Add a first project</span> — the git repository your agents will

@@ -2,7 +2,7 @@
  * Transcript: what the agent working the task printed, live. The runs of the task's agent (its
  * claimant, else its assignee; another of them can be picked) come from /api/stream/{agent}; the
  * chosen run's transcript from /api/stream/{agent}/runs/{run}, and new output arrives over
- * /ws/agents/{agent} (useAgentStream) without a reload.
+ * /ws/agents/{agent} (useAgentStream) without a reload. A run that failed says why (the CLI's own words).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -100,6 +100,15 @@ function AgentRuns({ agentId, taskId, agentName }: { agentId: string; taskId: st
         {run.model ? ` (${run.model})` : ''} · {run.status} · started <RelativeTime at={run.started_at} /> ·{' '}
         <span data-testid="transcript-socket">{state === 'live' ? 'live' : state}</span>
       </p>
+      {run.status === 'failed' && (
+        <p
+          role="status"
+          data-testid="run-failure"
+          className="rounded-md bg-danger-bg px-3 py-2 text-danger-text"
+        >
+          The run failed{run.detail ? `: ${run.detail}` : '.'}
+        </p>
+      )}
       <RunTranscript
         agentId={agentId}
         runId={run.run_id}
