@@ -19,12 +19,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/platform/process/index.js';
 import {
+  AgentReplies,
   awaitSubmitted,
   CHECKOUT,
   type CliCompany,
   ENVIRON_HUNT,
+  expectParkedAndWaiting,
+  expectToldOnceAndHeldOff,
   gafferCalls,
   giveNoteTask,
+  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -179,6 +183,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
   let fake: FakeLlm;
   let cli: CliCompany;
   let developer: ScriptedDeveloper;
+  const replies = new AgentReplies();
 
   beforeAll(async () => {
     fake = await startFakeLlm({ apiKey: 'test-key' });
@@ -204,7 +209,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
       gaffer: GAFFER_COMMAND,
       base: cli.server.base,
     }));
-    fake.converse((request) => developer.answer(request));
+    fake.converse(replies.wrap((request) => developer.answer(request)));
   }, 90_000);
 
   /**
@@ -298,4 +303,21 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     });
     expect(qaTools).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
   }, 180_000);
+  it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
+    // Claude Code retries a 401 for minutes: Gaffer reads the first retry and stops the run.
+    replies.set('be-dev-2', REFUSED_KEY);
+    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
+    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
+    expect(alert.subject).toBe('The claude agent CLI fails as it starts');
+    expect(alert.body).toContain(
+      "be-dev-2's claude run failed on start: the model provider refused the credentials: authentication_failed 401",
+    );
+    expect(alert.body).toContain('Settings → Models & agents');
+  }, 150_000);
+
+  it('parks the provider that answers 429 and holds the agent waiting', async () => {
+    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
+    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    expect(provider).toBe('claude'); // no provider is routed: the CLI's kind is parked
+  }, 150_000);
 });

@@ -120,6 +120,32 @@ describe('the supervisor with an in-process runtime', () => {
     });
   });
 
+  it('stops a run whose CLI says the provider refused its key, and records why', async () => {
+    const spec = t.specFor('be-dev-2', { provider: 'claude-like' });
+    await t.runtime.supervisor.spawn('scripted', spec);
+    const run = hand.runs.get(spec.agent.id)!;
+    // Tool output that mentions a 401 is no refusal: the run goes on.
+    run.io.output(
+      'stdout',
+      '{"type":"user","message":{"content":[{"type":"tool_result","content":"401 Unauthorized"}]}}\n',
+    );
+    expect(t.runtime.supervisor.get(spec.agent.id)).not.toBeNull();
+    run.io.output(
+      'stdout',
+      '{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"error_status":401,"error":"authentication_failed"}\n',
+    );
+    const refusal = 'the model provider refused the credentials: authentication_failed 401';
+    expect(await t.runtime.supervisor.whenEnded(spec.agent.id)).toMatchObject({
+      outcome: 'failed',
+      detail: refusal,
+    });
+    expect(ended.at(-1)).toMatchObject({ agentId: spec.agent.id, refused: 'authentication_failed 401' });
+    await lastEvent(spec.agent.id);
+    expect(eventsOf(t.events, 'AGENT_ERROR', spec.agent.id).map((data) => data.detail)).toEqual([refusal]);
+    const runs = await t.app.inject({ method: 'GET', url: '/api/stream/be-dev-2', headers: t.ceoHeaders });
+    expect(runs.json().runs[0]).toMatchObject({ status: 'failed', detail: refusal });
+  });
+
   it('stops every running agent with stopAll and refuses spawns once closed', async () => {
     const slugs = ['be-pm', 'fe-pm', 'ux-pm'];
     for (const slug of slugs)

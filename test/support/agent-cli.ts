@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
+import type { FakeReply, RecordedRequest } from './fake-llm/index.js';
 import { eventually, type Replica, type Replicas, startReplicas } from './replicas.js';
 import { createTestStores, type TestStores } from './stores.js';
+import { openStream } from './ws-client.js';
 
 export const CHECKOUT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI_BIN = join(CHECKOUT, 'node_modules/.bin');
@@ -107,25 +109,157 @@ export async function created(server: Replica, path: string, body: object): Prom
   return json;
 }
 
-/** The project `shop` on the remote and a task for be-dev-1 to add `note`. */
-export async function giveNoteTask(cli: CliCompany, note: string): Promise<{ taskId: string }> {
-  const project = await created(cli.server, '/api/projects', {
-    slug: 'shop',
-    name: 'Shop',
-    git_url: cli.remote,
-  });
+/** The project `shop` on the remote (made on first use) and a task for `assignee` to add `note`. */
+export async function giveNoteTask(
+  cli: CliCompany,
+  note: string,
+  { assignee = 'be-dev-1', team = 'backend' }: { assignee?: string; team?: string } = {},
+): Promise<{ taskId: string }> {
+  const existing = await cli.server.asCeo('/api/projects/shop');
+  const project =
+    existing.status === 200
+      ? ((await existing.json()) as { id: string })
+      : await created(cli.server, '/api/projects', { slug: 'shop', name: 'Shop', git_url: cli.remote });
   const task = await created(cli.server, '/api/tasks', {
     title: 'Write a note',
     description: 'Add a short note to the repository.',
     acceptance_criteria: [`${note} exists`],
-    team: 'backend',
+    team,
     task_type: 'code',
     nature: 'technical',
     complexity: 'low',
     project_id: project.id,
-    assigned_to: 'be-dev-1',
+    assigned_to: assignee,
   });
   return { taskId: task.id };
+}
+
+/**
+ * The scripted server's answer to every request of one agent, in place of the developer's turn
+ * (a 401, a 429): `wrap` the developer's `answer` with it.
+ */
+export class AgentReplies {
+  readonly #replies = new Map<string, FakeReply>();
+
+  set(slug: string, reply: FakeReply): void {
+    this.#replies.set(slug, reply);
+  }
+
+  wrap(answer: (request: RecordedRequest) => FakeReply | undefined) {
+    return (request: RecordedRequest): FakeReply | undefined => {
+      const body = JSON.stringify(request.body);
+      for (const [slug, reply] of this.#replies) if (body.includes(`You are ${slug},`)) return reply;
+      return answer(request);
+    };
+  }
+}
+
+/** The 401 each wire answers a refused key with. */
+export const REFUSED_KEY: FakeReply = {
+  kind: 'error',
+  status: 401,
+  type: 'authentication_error',
+  message: 'Incorrect API key provided.',
+};
+
+interface Notification {
+  subject: string;
+  body: string;
+  related_task_id: string | null;
+}
+
+/** The CEO's "agent CLI fails as it starts" alerts. */
+async function cliFailureAlerts(server: Replica): Promise<Notification[]> {
+  const body = (await (await server.asCeo('/api/notifications?limit=100')).json()) as {
+    notifications: Notification[];
+  };
+  return body.notifications.filter((n) => n.subject.includes('agent CLI fails as it starts'));
+}
+
+/**
+ * Waits for the one alert the CEO gets about `slug`'s failing CLI, then checks the dispatcher
+ * holds the agent off: three more passes (one a second) start nothing for it and tell nothing again.
+ */
+export async function expectToldOnceAndHeldOff(cli: CliCompany, slug: string): Promise<Notification> {
+  const { server } = cli;
+  const [alert] = await eventually(async () => {
+    const found = (await cliFailureAlerts(server)).filter((n) => n.body.startsWith(`${slug}'s `));
+    expect(found.length, server.output()).toBeGreaterThan(0);
+    return found;
+  }, 90_000);
+  const agent = (await (await server.asCeo(`/api/agents/${slug}`)).json()) as { id: string };
+  type Dispatcher = { passes: number; held_agents: { agent_id: string; until: string; why: string }[] };
+  const dispatcher = async () =>
+    (await (await server.asCeo('/api/orchestrator/dispatcher')).json()) as Dispatcher;
+  const held = await eventually(async () => {
+    const found = (await dispatcher()).held_agents.find((h) => h.agent_id === agent.id);
+    expect(found?.why).toBe('spawn_failed');
+    return found!;
+  }, 10_000);
+  expect(new Date(held.until).getTime() - Date.now()).toBeGreaterThan(15_000);
+  const before = (await dispatcher()).passes;
+  const told = (await cliFailureAlerts(server)).length;
+  await eventually(
+    async () => expect((await dispatcher()).passes).toBeGreaterThanOrEqual(before + 3),
+    20_000,
+  );
+  const { runs } = (await (await server.asCeo(`/api/stream/${slug}`)).json()) as { runs: unknown[] };
+  expect(runs).toHaveLength(1);
+  expect(await cliFailureAlerts(server)).toHaveLength(told);
+  return alert!;
+}
+
+/**
+ * Gives `slug` a task while the scripted server answers its requests 429, and checks what a
+ * rate-limited CLI brings about: RATE_LIMIT_HIT on a real /ws/system socket, the provider parked
+ * (GET /api/system/rate-limits), the agent's run waiting.
+ */
+export async function expectParkedAndWaiting(
+  cli: CliCompany,
+  slug: string,
+  team: string,
+): Promise<{ provider: string }> {
+  const { server } = cli;
+  const outcome = await openStream(
+    `${server.base.replace(/^http/, 'ws')}/ws/system`,
+    undefined,
+    cli.company.ceoHeaders,
+  );
+  if (outcome.kind !== 'open') throw new Error(`/ws/system refused: ${outcome.status}`);
+  const system = outcome.client;
+  try {
+    await giveNoteTask(cli, `${slug}-waits.md`, { assignee: slug, team });
+    const hit = await eventually(
+      async () => {
+        const frame = (await system.next(60_000)) as {
+          type: string;
+          provider: string;
+          affected_agents: string[];
+        };
+        if (frame.type !== 'RATE_LIMIT_HIT') throw new Error(`passed over ${frame.type}`);
+        return frame;
+      },
+      90_000,
+      0,
+    );
+    expect(hit.affected_agents).toContain(slug);
+    const { provider } = hit;
+    const parked = (await (await server.asCeo('/api/system/rate-limits')).json()) as {
+      entries: { provider: string; affected_agents: string[] }[];
+    };
+    const entry = parked.entries.find((e) => e.provider === provider);
+    expect(entry?.affected_agents, JSON.stringify(parked)).toContain(slug);
+    await eventually(async () => {
+      const running = (await (await server.asCeo('/api/orchestrator/agents')).json()) as {
+        agents: { agent_slug: string; waiting: unknown }[];
+      };
+      const run = running.agents.find((a) => a.agent_slug === slug);
+      expect(run?.waiting, JSON.stringify(running)).toBeTruthy();
+    }, 30_000);
+    return { provider };
+  } finally {
+    system.close();
+  }
 }
 
 /** Waits for the task to reach awaiting_qa; on timeout the error carries `details()`. */

@@ -1,5 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { CliFailureNotices, remedyFor } from './cli-failures.js';
+import type { EndedRun } from '../runtime/index.js';
+import { CliFailureNotices, failedOnStart, remedyFor } from './cli-failures.js';
+
+const endedAfter = (
+  seconds: number,
+  outcome: 'failed' | 'exited',
+  refused: string | null = null,
+): EndedRun => ({
+  agentId: 'a',
+  agentSlug: 'be-dev-1',
+  taskId: null,
+  runId: 'r',
+  runtime: 'process',
+  provider: 'claude',
+  startedAt: new Date(0),
+  exit: { outcome, code: 1, signal: null, detail: 'x', endedAt: new Date(seconds * 1000) },
+  refused,
+});
 
 describe('a failing agent CLI', () => {
   it('gets the remedy its own words call for', () => {
@@ -12,6 +29,16 @@ describe('a failing agent CLI', () => {
     expect(remedyFor('gemini', 'exited with code 41: Invalid auth method selected.')).toMatch(/credentials/);
     expect(remedyFor('codex', 'exited with code 1: 401 Unauthorized')).toMatch(/Models & agents/);
     expect(remedyFor('codex', 'exited with code 3')).toMatch(/agent's page/);
+  });
+
+  it('counts a run as failed on start when it failed within seconds, or was stopped for a refused key', () => {
+    expect(failedOnStart(endedAfter(2, 'failed'))).toBe(true);
+    expect(failedOnStart(endedAfter(2, 'exited'))).toBe(false);
+    expect(failedOnStart(endedAfter(60, 'failed'))).toBe(false);
+    expect(failedOnStart(endedAfter(60, 'failed', 'authentication_failed 401'))).toBe(true);
+    expect(
+      remedyFor('claude', 'the model provider refused the credentials: authentication_failed 401'),
+    ).toMatch(/Models & agents/);
   });
 
   it('tells the CEO once per cause, however many agents and replicas meet it', async () => {

@@ -1,6 +1,7 @@
 /**
  * An agent CLI that fails as it starts — its executable is missing, it rejects the command line
- * the template gave it, its key is refused — fails every spawn the same way. The dispatcher backs
+ * the template gave it, its key is refused (read off its output: runtime's cli-auth-failures.ts) —
+ * fails every spawn the same way. The dispatcher backs
  * such an agent off (dispatcher.ts) instead of respawning it at once, and the CEO gets one
  * notification per cause (per provider and message, across replicas: the shared cache decides who
  * sends it) that quotes the CLI's own words and says what to do.
@@ -22,11 +23,14 @@ export interface CliFailure {
   cause: string;
 }
 
-/** Whether a run ended by failing within moments of its start. */
+/**
+ * Whether a run could not get going: it failed within moments of its start, or it was stopped
+ * because the provider refused its credentials (however long the CLI had been retrying them).
+ */
 export function failedOnStart(ended: EndedRun): boolean {
+  if (ended.exit.outcome !== 'failed') return false;
   return (
-    ended.exit.outcome === 'failed' &&
-    ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS
+    ended.refused !== null || ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS
   );
 }
 

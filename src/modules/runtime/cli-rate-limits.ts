@@ -75,16 +75,20 @@ const isObject = (value: unknown): value is Json =>
 
 /**
  * The error text of a JSON event, or null when the event is no error: Claude Code's error field or
- * error result, Codex's error / turn.failed / stream_error events (bare or under `msg`).
+ * error result, Codex's error / turn.failed / stream_error events (bare or under `msg`), the Gemini
+ * CLI's error result (`"status": "error"`).
  */
-function errorTextOf(event: unknown): string | null {
+export function errorTextOf(event: unknown): string | null {
   if (!isObject(event)) return null;
   const inner = isObject(event.msg) ? event.msg : event;
   const type = typeof inner.type === 'string' ? inner.type : '';
   const parts: unknown[] = [];
   if (type === 'error' || type === 'stream_error' || type === 'turn.failed') {
     parts.push(inner.message, inner.error, inner.status, inner.code);
-  } else if (type === 'result' && (inner.is_error === true || /^error/.test(String(inner.subtype ?? '')))) {
+  } else if (
+    type === 'result' &&
+    (inner.is_error === true || /^error/.test(String(inner.subtype ?? '')) || inner.status === 'error')
+  ) {
     parts.push(inner.result, inner.error, inner.subtype);
   } else if (type === 'assistant' && inner.error !== undefined) {
     // Claude Code marks the message it synthesises from an API failure (`"error": "rate_limit"`).
@@ -94,7 +98,13 @@ function errorTextOf(event: unknown): string | null {
   } else return null;
   const text = parts
     .filter((part) => part !== undefined && part !== null)
-    .map((part) => (typeof part === 'string' ? part : JSON.stringify(part)))
+    .map((part) =>
+      typeof part === 'string'
+        ? part
+        : isObject(part) && typeof part.message === 'string'
+          ? `${typeof part.type === 'string' ? `${part.type}: ` : ''}${part.message}`
+          : JSON.stringify(part),
+    )
     .join(' ');
   return text || null;
 }

@@ -11,6 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { scanCliAuthFailure } from './cli-auth-failures.js';
 import { type CliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 import type {
   AgentRuntime,
@@ -99,6 +100,8 @@ export interface EndedRun {
   provider: string;
   startedAt: Date;
   exit: ExitInfo;
+  /** The CLI's words when the model provider refused its credentials (the run was stopped for it). */
+  refused: string | null;
 }
 
 export interface SpawnResult {
@@ -114,7 +117,12 @@ interface Entry {
   waiting: RunningAgentInfo['waiting'];
   ending: boolean;
   settled: Promise<ExitInfo>;
+  /** Set when the run's output said the provider refused the credentials (cli-auth-failures.ts). */
+  refused: () => string | null;
 }
+
+/** A run stopped for refused credentials gets this long to exit after SIGTERM. */
+const REFUSED_STOP_GRACE_SECONDS = 2;
 
 /** Roles that are people or the server itself, never an agent process. */
 const NOT_SPAWNABLE = new Set(['ceo', 'system']);
@@ -319,14 +327,22 @@ export class RuntimeSupervisor {
       },
       { runId, agentId: spec.agent.id, taskId: spec.taskId },
     );
-    let running: RunningAgent;
+    let running: RunningAgent | undefined;
     let routedModel: string | null = null;
+    let refused: string | null = null;
+    const stopRefused = () =>
+      void running?.stop({ graceful: true, graceSeconds: REFUSED_STOP_GRACE_SECONDS }).catch(() => undefined);
     const watchRateLimits = this.rateLimitWatch(spec, runId);
     const usage = this.usageTap(spec, runId);
     const output = (stream: OutputStream, text: string) => {
       journal.output(stream, text);
       watchRateLimits(text);
       if (stream === 'stdout') usage?.push(text);
+      // No retry of a refused key can succeed: stop at the first refusal instead of waiting them out.
+      if (refused === null && (refused = scanCliAuthFailure(text)) !== null) {
+        journal.note(`the model provider refused the credentials (${refused}): stopping the run`);
+        stopRefused();
+      }
     };
     try {
       running = await runtime.spawn(spec, {
@@ -350,6 +366,7 @@ export class RuntimeSupervisor {
       });
       throw error;
     }
+    if (refused !== null) stopRefused();
     await this.deps.store
       .markStarted(runId, running.pid ?? null, routedModel)
       .catch((error) => this.warn(error, 'recording the pid', runId));
@@ -362,6 +379,7 @@ export class RuntimeSupervisor {
       waiting: null,
       ending: false,
       settled: undefined as never,
+      refused: () => refused,
     };
     entry.settled = running.exited
       .catch(
@@ -378,9 +396,13 @@ export class RuntimeSupervisor {
     return { agent: running, alreadyRunning: false };
   }
 
-  private async finish(entry: Entry, exit: ExitInfo): Promise<ExitInfo> {
+  private async finish(entry: Entry, reported: ExitInfo): Promise<ExitInfo> {
     entry.ending = true;
     const { journal, spec, running } = entry;
+    const refused = entry.refused();
+    const exit: ExitInfo = refused
+      ? { ...reported, outcome: 'failed', detail: `the model provider refused the credentials: ${refused}` }
+      : reported;
     journal.note(exit.detail);
     await this.record(journal, running.runId, exit);
     journal.lifecycle(exit.outcome === 'failed' ? 'AGENT_ERROR' : 'AGENT_STOPPED', exit.detail);
@@ -395,6 +417,7 @@ export class RuntimeSupervisor {
       provider: spec.provider,
       startedAt: running.startedAt,
       exit,
+      refused,
     };
     for (const listener of this.endListeners) {
       try {
