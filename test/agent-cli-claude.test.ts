@@ -13,6 +13,9 @@
  * request and submits. The task reaches `awaiting_qa` with the file on its branch, the usage the
  * CLI reported (tokens, model, cost) is in the ledger, and the CLI offered each role only its
  * role's tools (role-reach.ts): the developer its file tools and a shell, QA no edit tools.
+ * The same company then meets the two answers a provider gives a working CLI: a 401 (the run is
+ * stopped at the CLI's first word of it, the CEO told once in those words, the agent held off) and
+ * a 429 (the provider parked — RATE_LIMIT_HIT on /ws/system — and the agent's run waiting).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -8,17 +8,24 @@
  * (finding nothing), claims the task with a plan, writes a file with Codex's own `apply_patch`,
  * commits, opens the pull request and submits. The task reaches `awaiting_qa` with the file on its
  * branch, and the ledger holds the run's tokens as Codex reported them, priced for the routed model.
+ * The same company then meets the two answers a provider gives a working CLI: a 401 (the run is
+ * stopped at the CLI's first word of it, the CEO told once in those words, the agent held off) and
+ * a 429 (the provider parked — RATE_LIMIT_HIT on /ws/system — and the agent's run waiting).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf, DEFAULT_MODEL_PRICES, priceFor } from '../src/modules/usage/prices.js';
 import { probeSandbox } from '../src/platform/process/index.js';
 import {
+  AgentReplies,
   awaitSubmitted,
   type CliCompany,
   created,
   ENVIRON_HUNT,
+  expectParkedAndWaiting,
+  expectToldOnceAndHeldOff,
   gafferCalls,
   giveNoteTask,
+  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -117,10 +124,13 @@ describe.skipIf(!bwrap.ok)('the real Codex CLI as a sandboxed developer', () => 
   let fake: FakeLlm;
   let cli: CliCompany;
   const developer = new ScriptedCodexDeveloper('be-dev-1');
+  const replies = new AgentReplies();
 
   beforeAll(async () => {
     fake = await startFakeLlm({ apiKey: 'test-key' });
-    fake.converse((request) => (request.path === '/v1/responses' ? developer.answer(request) : undefined));
+    fake.converse(
+      replies.wrap((request) => (request.path === '/v1/responses' ? developer.answer(request) : undefined)),
+    );
     // No OpenAI key or base URL in the server's environment: the connected provider brings both.
     cli = await startCliCompany('codex', {});
   }, 90_000);
@@ -196,4 +206,21 @@ describe.skipIf(!bwrap.ok)('the real Codex CLI as a sandboxed developer', () => 
     expect(priced).toBeGreaterThan(0);
     expect(row.cost_usd).toBeCloseTo(priced, 6);
   }, 180_000);
+  it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
+    replies.set('be-dev-2', REFUSED_KEY);
+    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
+    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
+    expect(alert.subject).toBe('The codex agent CLI fails as it starts');
+    expect(alert.body).toContain(
+      "be-dev-2's codex run failed on start: the model provider refused the credentials:",
+    );
+    expect(alert.body).toContain('401');
+    expect(alert.body).toContain('Settings → Models & agents');
+  }, 150_000);
+
+  it('parks the provider that answers 429 and holds the agent waiting', async () => {
+    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
+    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    expect(provider).toBe('local'); // the routed provider (the first test connected it)
+  }, 150_000);
 });

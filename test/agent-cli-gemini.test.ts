@@ -9,16 +9,23 @@
  * (finding nothing), claims the task with a plan, writes a file with the CLI's `write_file`,
  * commits, opens the pull request and submits. The task reaches `awaiting_qa` with the file on its
  * branch, and the ledger holds the tokens of both models from the CLI's closing `result` line.
+ * The same company then meets the two answers a provider gives a working CLI: a 401 (the run is
+ * stopped at the CLI's first word of it, the CEO told once in those words, the agent held off) and
+ * a 429 (the provider parked — RATE_LIMIT_HIT on /ws/system — and the agent's run waiting).
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../src/platform/process/index.js';
 import {
+  AgentReplies,
   awaitSubmitted,
   type CliCompany,
   ENVIRON_HUNT,
+  expectParkedAndWaiting,
+  expectToldOnceAndHeldOff,
   gafferCalls,
   giveNoteTask,
+  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -122,10 +129,11 @@ describe.skipIf(!bwrap.ok)('the real Gemini CLI as a sandboxed developer', () =>
   let fake: FakeLlm;
   let cli: CliCompany;
   const developer = new ScriptedGeminiDeveloper('be-dev-1');
+  const replies = new AgentReplies();
 
   beforeAll(async () => {
     fake = await startFakeLlm({ apiKey: 'test-key' });
-    fake.converse((request) => developer.answer(request));
+    fake.converse(replies.wrap((request) => developer.answer(request)));
     cli = await startCliCompany('gemini', { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: fake.url });
   }, 90_000);
 
@@ -176,4 +184,21 @@ describe.skipIf(!bwrap.ok)('the real Gemini CLI as a sandboxed developer', () =>
       true,
     );
   }, 180_000);
+  it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
+    replies.set('be-dev-2', REFUSED_KEY);
+    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
+    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
+    expect(alert.subject).toBe('The gemini agent CLI fails as it starts');
+    expect(alert.body).toContain(
+      "be-dev-2's gemini run failed on start: the model provider refused the credentials:",
+    );
+    expect(alert.body).toContain('401');
+    expect(alert.body).toContain('Settings → Models & agents');
+  }, 150_000);
+
+  it('parks the provider that answers 429 and holds the agent waiting', async () => {
+    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
+    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    expect(provider).toBe('gemini'); // no provider is routed: the CLI's kind is parked
+  }, 150_000);
 });
