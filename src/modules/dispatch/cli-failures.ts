@@ -29,9 +29,7 @@ export interface CliFailure {
  */
 export function failedOnStart(ended: EndedRun): boolean {
   if (ended.exit.outcome !== 'failed') return false;
-  return (
-    ended.refused !== null || ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS
-  );
+  return ended.refused !== null || ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS;
 }
 
 /** What the CEO can do about a cause, by what it says. */

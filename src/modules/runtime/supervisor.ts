@@ -339,10 +339,11 @@ export class RuntimeSupervisor {
       watchRateLimits(text);
       if (stream === 'stdout') usage?.push(text);
       // No retry of a refused key can succeed: stop at the first refusal instead of waiting them out.
-      if (refused === null && (refused = scanCliAuthFailure(text)) !== null) {
-        journal.note(`the model provider refused the credentials (${refused}): stopping the run`);
-        stopRefused();
-      }
+      if (refused !== null) return;
+      refused = scanCliAuthFailure(text);
+      if (refused === null) return;
+      journal.note(`the model provider refused the credentials (${refused}): stopping the run`);
+      stopRefused();
     };
     try {
       running = await runtime.spawn(spec, {
