@@ -227,6 +227,57 @@ describe.each<Forge>(['local', 'github', 'gitea'])('the change of a task on a %s
   });
 });
 
+describe('what CI says of a task change', () => {
+  it('says a local project has no CI', async () => {
+    const { id: projectId, remote } = await project('local');
+    const task = await insertTask(t.platform.database.db, { projectId, branchName: `feature/ci-${made}` });
+    await developerChange(remote, task.branchName!);
+    const response = await get(`/api/tasks/${task.id}/changes/ci`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({
+      forge: 'local',
+      head_sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      conclusion: null,
+      run_url: null,
+      run_name: null,
+    });
+  });
+
+  it.each<Forge>(['github', 'gitea'])(
+    'answers the %s checks of the head commit, afresh on every call',
+    async (kind) => {
+      const { id: projectId, remote } = await project(kind);
+      const task = await insertTask(t.platform.database.db, { projectId, branchName: `feature/ci-${made}` });
+      await developerChange(remote, task.branchName!);
+      const head = await gitText(openRepo(runner, remote), ['rev-parse', task.branchName!]);
+      const url = `/api/tasks/${task.id}/changes/ci`;
+      expect((await get(url)).json()).toMatchObject({ forge: kind, head_sha: head, conclusion: 'unknown' });
+
+      const run = forge.addRun({
+        owner: 'acme',
+        repo: `changes-${made}`,
+        workflow: 'ci.yml',
+        branch: task.branchName!,
+        headSha: head,
+        conclusion: null,
+        status: 'in_progress',
+      });
+      expect((await get(url)).json()).toMatchObject({ conclusion: 'pending' });
+      forge.updateRun(run.id, { status: 'completed', conclusion: 'failure' });
+      const failed = (await get(url)).json() as { conclusion: string; run_url: string | null };
+      expect(failed.conclusion).toBe('failure');
+      expect(failed.run_url).toEqual(expect.any(String));
+    },
+  );
+
+  it('refuses a task with no branch and an unknown task', async () => {
+    const { id: projectId } = await project('local');
+    const bare = await insertTask(t.platform.database.db, { projectId });
+    expect((await get(`/api/tasks/${bare.id}/changes/ci`)).statusCode).toBe(409);
+    expect((await get('/api/tasks/00000000-0000-4000-8000-000000000099/changes/ci')).statusCode).toBe(404);
+  });
+});
+
 describe('a task change', () => {
   it('is not mergeable when the base changed the same lines, and names the paths', async () => {
     const { id: projectId, remote } = await project();

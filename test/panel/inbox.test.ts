@@ -90,20 +90,29 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
       await page.getByRole('region', { name: 'Commits' }).getByRole('listitem').count(),
     ).toBeGreaterThanOrEqual(1);
     await page.getByText('PR review passed').waitFor();
+    await page.getByTestId('change-ci').filter({ hasText: 'no CI (local project)' }).waitFor();
     await page.getByRole('link', { name: '1 open finding' }).waitFor();
     await diff
       .getByTestId(`diff-finding-${finding!.id.slice(0, 8)}`)
       .filter({ hasText: 'Capitalise the heading' })
       .waitFor();
     await page.getByRole('button', { name: 'Request changes…' }).waitFor();
+    // The lines are highlighted as their file's language (a markdown heading here).
+    expect(await diff.locator('.token').count()).toBeGreaterThan(0);
     await page.keyboard.press('n');
     await screenshot(page, 'task-changes');
     await expectAccessible(page);
+    // Split: the old side beside the new one, kept in the URL.
+    await page.getByRole('button', { name: 'Split' }).click();
+    await page.waitForURL(/view=split/);
+    await diff.getByTestId('diff-pair').first().waitFor();
+    expect(await diff.locator('[data-testid="diff-pair"]').count()).toBeGreaterThan(0);
     await page.evaluate("document.documentElement.dataset.theme = 'dark'");
     await screenshot(page, 'task-changes-dark');
     await expectAccessible(page);
     await page.evaluate("document.documentElement.dataset.theme = 'light'");
-    await page.goBack();
+    await page.getByRole('button', { name: 'Unified' }).click();
+    await page.goBack(); // the view is replaced in the history, not pushed
     await card.waitFor();
 
     // Reject asks for the changes first, and refuses too short a note before sending anything.

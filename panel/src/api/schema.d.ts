@@ -2027,6 +2027,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tasks/{id}/changes/ci": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What CI says of the task's head commit
+         * @description The forge's checks of the task branch's head commit (GitHub check runs, Gitea commit statuses): `pending` while a run is going, `unknown` when none ran. A local project has no CI: `conclusion` is null. Read afresh on every call.
+         */
+        get: operations["getTaskChangesCi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks/{id}/changes/file": {
         parameters: {
             query?: never;
@@ -23349,6 +23369,149 @@ export interface operations {
                          * @description When the change was computed; an unchanged pair of tips answers from the cache with its time.
                          */
                         computed_at: string;
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description No such task (`not_found`), or the change does not touch the path (`path_not_in_change`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The task has no project (`task_not_in_project`) or no branch yet (`no_branch`), its branch or base is not on the project's remote (`branch_missing`, `base_missing`), or git failed (`git_failed`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The task id or the path is malformed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    getTaskChangesCi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task’s full 36-character UUID. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        forge: "local" | "github" | "gitea";
+                        /** @description The task branch's head commit the checks are about. */
+                        head_sha: string;
+                        /**
+                         * @description The forge's CI conclusion of the head commit (`pending` while running, `unknown` when none ran); null: a local project has no CI.
+                         * @enum {string|null}
+                         */
+                        conclusion: "success" | "failure" | "timed_out" | "startup_failure" | "cancelled" | "pending" | "unknown" | null;
+                        run_url: string | null;
+                        run_name: string | null;
                     };
                 };
             };

@@ -1,5 +1,6 @@
-/** TypeBox schemas of a task's change (`GET /api/tasks/{id}/changes`, `…/changes/file`). */
+/** TypeBox schemas of a task's change (`GET /api/tasks/{id}/changes`, `…/changes/file`, `…/changes/ci`). */
 import { Type } from 'typebox';
+import { CI_CONCLUSIONS } from '../../platform/forge/index.js';
 import { StringEnum } from '../../platform/http/schema-types.js';
 
 const LineNumber = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]);
@@ -103,6 +104,20 @@ export const ChangeFileQuery = Type.Object(
       maxLength: 10000,
       description: 'A path the change touches (its new path, or the old one of a rename).',
     }),
+  },
+  { additionalProperties: false },
+);
+
+export const ChangeCiView = Type.Object(
+  {
+    forge: StringEnum(['local', 'github', 'gitea']),
+    head_sha: Type.String({ description: "The task branch's head commit the checks are about." }),
+    conclusion: Type.Union([StringEnum(CI_CONCLUSIONS), Type.Null()], {
+      description:
+        "The forge's CI conclusion of the head commit (`pending` while running, `unknown` when none ran); null: a local project has no CI.",
+    }),
+    run_url: Type.Union([Type.String(), Type.Null()]),
+    run_name: Type.Union([Type.String(), Type.Null()]),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,7 @@ import { authErrorResponses, errorResponse } from '../../platform/http/error-sch
 import { TaskIdParams } from '../tasks/index.js';
 import { CleanupBody, CleanupView, FileQuery, FileSliceView, TAGS } from './api-schemas.js';
 import type { BranchCleanup } from './branch-cleanup.js';
-import { ChangedFileView, ChangeFileQuery, TaskChangeView } from './change-schemas.js';
+import { ChangeCiView, ChangedFileView, ChangeFileQuery, TaskChangeView } from './change-schemas.js';
 import { CLEANUP_ROLES } from './cleanup-rules.js';
 import type { BranchFileReader } from './file-reader.js';
 import { FILE_WINDOW } from './file-window.js';
@@ -57,6 +57,24 @@ export function registerGitRoutes(
       },
     },
     async (request) => changes.change(request.params.id),
+  );
+
+  api.get(
+    '/api/tasks/:id/changes/ci',
+    {
+      preValidation: changeReaders,
+      schema: {
+        tags: TAGS,
+        summary: "What CI says of the task's head commit",
+        description:
+          "The forge's checks of the task branch's head commit (GitHub check runs, Gitea commit statuses): `pending` " +
+          'while a run is going, `unknown` when none ran. A local project has no CI: `conclusion` is null. Read afresh ' +
+          'on every call.',
+        params: TaskIdParams,
+        response: { 200: ChangeCiView, ...changeErrors },
+      },
+    },
+    async (request) => changes.ci(request.params.id),
   );
 
   api.get(

@@ -1,24 +1,35 @@
 /**
  * Changes (`/tasks/{id}/changes`, the task page's Changes tab): what the task changes, as a reviewer
  * reads it before approving — whether it merges cleanly into its base (or which files conflict),
- * "+N −M in K files", the files with their counts, the commits, and the diff line by line with
- * both line numbers. The diff draws only the rows on screen (@tanstack/react-virtual over the rows
+ * "+N −M in K files", what CI says of the head commit, the files with their counts, the commits, and the diff line by line with
+ * both line numbers, syntax-highlighted (highlight.tsx), unified or split (`?view=split`, the old side
+ * beside the new). The diff draws only the rows on screen (@tanstack/react-virtual over the rows
  * of diff-rows.ts), so a change of ten thousand lines scrolls smoothly. `n` / `p` jump to the next
  * and previous file, `j` / `k` to the next and previous hunk; lock and generated files start folded; a file cut short by the server's caps
  * loads whole on a click.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { $api } from '../../../api/client';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
 import { RelativeTime } from '../../ui/time';
-import { type Change, type ChangedFile, changeSummary, diffRows, type Row, rowIndexes } from './diff-rows';
+import {
+  type Change,
+  type ChangedFile,
+  changeSummary,
+  type DiffMode,
+  diffRows,
+  type Line,
+  type Row,
+  rowIndexes,
+} from './diff-rows';
+import { CodeLine } from './highlight';
 import { useReview } from './use-review';
 
-const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, note: 26, finding: 44 } as const;
+const ROW_HEIGHT = { file: 40, hunk: 26, line: 20, pair: 20, note: 26, finding: 44 } as const;
 const STATUS_MARK: Record<ChangedFile['status'], string> = {
   added: 'A',
   modified: 'M',
@@ -45,7 +56,9 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
   /** The reviewer's fold of a file (path → folded), over the default. */
   const [folds, setFolds] = useState<ReadonlyMap<string, boolean>>(new Map());
   const review = useReview(taskId);
-  const rows = useMemo(() => diffRows(files, folds, review.notes), [files, folds, review.notes]);
+  const [search, setSearch] = useSearchParams();
+  const mode: DiffMode = search.get('view') === 'split' ? 'split' : 'unified';
+  const rows = useMemo(() => diffRows(files, folds, review.notes, mode), [files, folds, review.notes, mode]);
   const starts = useMemo(() => rowIndexes(rows, 'file'), [rows]);
   const hunks = useMemo(() => rowIndexes(rows, 'hunk'), [rows]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -109,6 +122,7 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           </span>
         )}
         <span data-testid="change-summary">{changeSummary(change.totals)}</span>
+        <CiVerdict taskId={taskId} />
         {review.verdicts.map((verdict) => (
           <span key={verdict.label} className={verdict.good ? 'text-ok' : 'text-danger-text'}>
             {verdict.label}
@@ -125,7 +139,30 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           <span className="font-mono text-xs">{change.head.branch}</span> →{' '}
           <span className="font-mono text-xs">{change.base.branch}</span>
         </span>
-        <span className="ml-auto text-xs text-muted">
+        <fieldset className="ml-auto flex items-center gap-1 text-xs" aria-label="Diff view">
+          {(['unified', 'split'] as const).map((view) => (
+            <button
+              key={view}
+              type="button"
+              aria-pressed={mode === view}
+              onClick={() =>
+                setSearch(
+                  (current) => {
+                    const next = new URLSearchParams(current);
+                    if (view === 'split') next.set('view', 'split');
+                    else next.delete('view');
+                    return next;
+                  },
+                  { replace: true },
+                )
+              }
+              className={`rounded border px-2 py-0.5 ${mode === view ? 'border-accent font-semibold' : 'border-border text-muted'}`}
+            >
+              {view === 'unified' ? 'Unified' : 'Split'}
+            </button>
+          ))}
+        </fieldset>
+        <span className="text-xs text-muted">
           Keys: <kbd>n</kbd>/<kbd>p</kbd> next/previous file, <kbd>j</kbd>/<kbd>k</kbd> hunk · read{' '}
           <RelativeTime at={change.computed_at} />
         </span>
@@ -195,6 +232,72 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           </div>
         </section>
       </div>
+    </div>
+  );
+}
+
+/** What CI says of the head commit: the forge's checks, or "no CI" for a local project. */
+const CI_LOOK: Record<string, { text: string; look: string }> = {
+  success: { text: '● CI passed', look: 'text-ok' },
+  failure: { text: '● CI failed', look: 'text-danger-text' },
+  timed_out: { text: '● CI timed out', look: 'text-danger-text' },
+  startup_failure: { text: '● CI could not start', look: 'text-danger-text' },
+  cancelled: { text: '● CI cancelled', look: 'text-warn-text' },
+  pending: { text: '● CI running', look: 'text-info' },
+  unknown: { text: '○ no CI run on this commit', look: 'text-muted' },
+};
+
+function CiVerdict({ taskId }: { taskId: string }) {
+  const ci = $api.useQuery('get', '/api/tasks/{id}/changes/ci', { params: { path: { id: taskId } } });
+  if (!ci.data) return null;
+  if (ci.data.conclusion === null)
+    return (
+      <span className="text-muted" data-testid="change-ci">
+        ○ no CI (local project)
+      </span>
+    );
+  const { text, look } = CI_LOOK[ci.data.conclusion] ?? CI_LOOK.unknown!;
+  return ci.data.run_url ? (
+    <a
+      href={ci.data.run_url}
+      className={`${look} underline`}
+      data-testid="change-ci"
+      title={ci.data.run_name ?? undefined}
+    >
+      {text}
+    </a>
+  ) : (
+    <span className={look} data-testid="change-ci">
+      {text}
+    </span>
+  );
+}
+
+const LINE_LOOK: Record<Line['kind'], string> = { add: 'bg-ok-bg', del: 'bg-danger-bg', context: '' };
+const LINE_MARK: Record<Line['kind'], string> = { add: '+', del: '−', context: ' ' };
+
+/** One side of a split row: its line number and text, or an empty side. */
+function Side({
+  line,
+  number,
+  language,
+}: {
+  line: Line | null;
+  number: number | null;
+  language: string | null;
+}) {
+  if (!line) return <div className="border-r border-border bg-surface-2" />;
+  return (
+    <div
+      className={`grid min-w-0 grid-cols-[3.5rem_1.25rem_1fr] border-r border-border ${LINE_LOOK[line.kind]}`}
+    >
+      <span className="pr-2 text-right text-muted select-none">{number ?? ''}</span>
+      <span className="text-muted select-none" aria-hidden="true">
+        {LINE_MARK[line.kind]}
+      </span>
+      <span className="overflow-hidden pr-3 whitespace-pre">
+        <CodeLine text={line.text} language={language} />
+      </span>
     </div>
   );
 }
@@ -276,20 +379,27 @@ function RowView({
     }
     case 'line': {
       const { line } = row;
-      const look = line.kind === 'add' ? 'bg-ok-bg' : line.kind === 'del' ? 'bg-danger-bg' : '';
-      const mark = line.kind === 'add' ? '+' : line.kind === 'del' ? '−' : ' ';
       return (
         <div
-          className={`grid h-full grid-cols-[3.5rem_3.5rem_1.25rem_1fr] font-mono text-xs leading-5 ${look}`}
+          className={`grid h-full grid-cols-[3.5rem_3.5rem_1.25rem_1fr] font-mono text-xs leading-5 ${LINE_LOOK[line.kind]}`}
         >
           <span className="pr-2 text-right text-muted select-none">{line.old_line ?? ''}</span>
           <span className="pr-2 text-right text-muted select-none">{line.new_line ?? ''}</span>
           <span className="text-muted select-none" aria-hidden="true">
-            {mark}
+            {LINE_MARK[line.kind]}
           </span>
-          <span className="pr-3 whitespace-pre">{line.text}</span>
+          <span className="pr-3 whitespace-pre">
+            <CodeLine text={line.text} language={row.language} />
+          </span>
         </div>
       );
     }
+    case 'pair':
+      return (
+        <div className="grid h-full grid-cols-2 font-mono text-xs leading-5" data-testid="diff-pair">
+          <Side line={row.left} number={row.left?.old_line ?? null} language={row.language} />
+          <Side line={row.right} number={row.right?.new_line ?? null} language={row.language} />
+        </div>
+      );
   }
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ChangedFile, changeSummary, diffRows, foldedByDefault, rowIndexes } from './diff-rows';
+import {
+  type ChangedFile,
+  changeSummary,
+  diffRows,
+  foldedByDefault,
+  type Line,
+  pairUp,
+  rowIndexes,
+} from './diff-rows';
 
 const file = (path: string, fields: Partial<ChangedFile> = {}): ChangedFile => ({
   path,
@@ -106,5 +114,43 @@ describe('the rows of a change', () => {
       '+1,200 −4 in 3 files',
     );
     expect(changeSummary({ files: 1, additions: 0, deletions: 0, commits: 1 })).toBe('+0 −0 in 1 file');
+  });
+
+  it('pairs each run of deletions with the additions after it in split mode, context beside itself', () => {
+    const ln = (
+      kind: Line['kind'],
+      text: string,
+      old_line: number | null,
+      new_line: number | null,
+    ): Line => ({
+      kind,
+      text,
+      old_line,
+      new_line,
+    });
+    const lines = [
+      ln('context', 'a', 1, 1),
+      ln('del', 'b', 2, null),
+      ln('del', 'c', 3, null),
+      ln('add', 'B', null, 2),
+      ln('context', 'd', 4, 3),
+      ln('add', 'e', null, 4),
+    ];
+    expect(pairUp(lines).map((p) => [p.left?.text ?? null, p.right?.text ?? null])).toEqual([
+      ['a', 'a'],
+      ['b', 'B'],
+      ['c', null],
+      ['d', 'd'],
+      [null, 'e'],
+    ]);
+    const note = { file: 'src/a.ts', line: 1, id8: 'n1', severity: 'minor', status: 'open', text: 'x' };
+    const rows = diffRows([file('src/a.ts')], new Map(), [note], 'split');
+    expect(rows.map((r) => r.kind)).toEqual(['file', 'hunk', 'pair', 'finding']);
+    expect(rows[2]).toMatchObject({
+      kind: 'pair',
+      language: 'typescript',
+      left: { text: 'a' },
+      right: { text: 'b' },
+    });
   });
 });
