@@ -1,8 +1,9 @@
 /**
  * The inbox in a real browser with the scripted company at work: the CEO gives the main PM a task
  * through the API, the scripted agents take it through the pipeline, and the open inbox shows it
- * awaiting approval live (no reload), with the navigation badge; Approve & merge (confirmed) merges
- * it onto main and clears it. The page passes axe with the card on it.
+ * awaiting approval live (no reload), with the navigation badge; its review page shows CI, the
+ * verdicts, the files and the highlighted diff (unified and split), and Approve & merge on the review
+ * page (confirmed) merges it onto main and clears it from the inbox. The page passes axe with the card on it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,13 +132,19 @@ describe.skipIf(!chromiumAvailable)('the inbox', () => {
     await reject.waitFor({ state: 'detached' });
     expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('awaiting_ceo_approval');
 
-    await card.getByRole('button', { name: 'Approve & merge' }).click();
+    // Approve & merge on the review page itself.
+    await card.getByRole('link', { name: 'Review the change' }).click();
+    await page.waitForURL(`**/tasks/${id}/changes`);
+    await page.getByTestId('change-mergeable').waitFor();
+    await page.getByRole('button', { name: 'Approve & merge' }).click();
     const confirm = page.getByRole('dialog', { name: 'Approve and merge?' });
     await confirm.getByRole('button', { name: 'Yes, approve & merge' }).click();
+    await expect
+      .poll(async () => (await server.api('GET', `/api/tasks/${id}`)).json.status, { timeout: 60_000 })
+      .toBe('completed');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
     await card.waitFor({ state: 'detached', timeout: 60_000 });
     expect(await page.getByTestId('inbox-count').count()).toBe(0);
-
-    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('completed');
     await page.getByTestId('signal-awaiting_ceo').waitFor({ state: 'detached' });
     const { delivery } = (await server.api('GET', '/api/cockpit/summary')).json as {
       delivery: { completed_30d: number };
