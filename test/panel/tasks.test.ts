@@ -406,6 +406,38 @@ describe.skipIf(!chromiumAvailable)('the Tasks pages', () => {
     await page.getByText('Approved: Retry the export').waitFor();
     expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('completed');
   }, 60_000);
+
+  it('sends a task back from its review page with the reason, checked before sending', async () => {
+    const id = await create('sent-back', {
+      title: 'Rename the export job',
+      team: 'backend',
+      parent_task_id: ids.parent,
+    });
+    const moved = await server.api('PATCH', `/api/tasks/${id}`, {
+      status: 'awaiting_ceo_approval',
+      force: true,
+      reason: 'Escalated for the CEO’s sign-off',
+    });
+    expect(moved.status, JSON.stringify(moved.json)).toBe(200);
+    await page.goto(`${server.base}/tasks/${id}/changes`);
+    await page.getByRole('button', { name: 'Request changes…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reject and ask for changes' });
+    await dialog.getByRole('textbox').fill('short');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await dialog.getByText('Say what must change in at least 10 characters.').waitFor();
+    expect((await server.api('GET', `/api/tasks/${id}`)).json.status).toBe('awaiting_ceo_approval');
+    await dialog.getByRole('textbox').fill('Keep the old job name as an alias for a release.');
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const task = (await server.api('GET', `/api/tasks/${id}`)).json;
+    expect(task.status).toBe('needs_revision');
+    const { events } = (await server.api('GET', `/api/tasks/${id}/events`)).json as {
+      events: { action: string; reason: string | null }[];
+    };
+    expect(events.find((e) => e.action === 'ceo_reject')?.reason).toBe(
+      'Keep the old job name as an alias for a release.',
+    );
+  }, 60_000);
 });
 
 describe.skipIf(!chromiumAvailable)('the task page’s transcript', () => {
