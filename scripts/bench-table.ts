@@ -1,5 +1,5 @@
 /**
- * The README's benchmark table, generated from bench/results.json: one row per ratio each benchmark
+ * The benchmark table of docs/benchmarks.md, generated from bench/results.json: one row per ratio each benchmark
  * measured against its in-run baseline (or its target when it has none), and the machine. Rewrites
  * the block between `<!-- bench:start -->` and `<!-- bench:end -->`. `npm run bench` calls it;
  * `npx tsx scripts/bench-table.ts` regenerates the block from the committed results alone.
@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const TABLE_FILE = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const RESULTS = fileURLToPath(new URL('../bench/results.json', import.meta.url));
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';
@@ -53,11 +53,11 @@ export function benchTable(results: Results): string {
   return `${rows.join('\n')}\n\n${machine}`;
 }
 
-export function writeBenchTable(results: Results, readme = README): void {
+export function writeBenchTable(results: Results, readme = TABLE_FILE): void {
   const text = readFileSync(readme, 'utf8');
   const start = text.indexOf(START);
   const end = text.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`README has no ${START} … ${END} block`);
+  if (start === -1 || end < start) throw new Error(`docs/benchmarks.md has no ${START} … ${END} block`);
   const block = `${START}\n${benchTable(results)}\n${END}`;
   writeFileSync(readme, text.slice(0, start) + block + text.slice(end + END.length));
 }

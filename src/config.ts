@@ -1,6 +1,6 @@
 /**
  * Every GAFFER_* variable, declared once. The declaration drives parsing, validation and the
- * README's configuration table (`gaffer config --markdown`), so the three never drift apart.
+ * configuration table of docs/configuration.md (`gaffer config --markdown`), so the three never drift apart.
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
@@ -17,7 +17,7 @@ export class ConfigError extends Error {
 
 interface Setting<T> {
   env: string;
-  /** Shown in the README table; `undefined` defaults are shown as "unset". */
+  /** Shown in the configuration table (docs/configuration.md); `undefined` defaults are shown as "unset". */
   defaultValue: T;
   description: string;
   parse(raw: string, env: string): T;

@@ -115,7 +115,7 @@ export const CATALOGUE = [
     kind: 'value',
     label: 'Model prices (USD per 1M tokens)',
     description:
-      'Additions to and overrides of the built-in price table (README, "Usage and cost"): model name or name prefix → ' +
+      'Additions to and overrides of the built-in price table (docs/api.md, "Usage and cost"): model name or name prefix → ' +
       '{input, output, cache_read, cache_write} in USD per million tokens. The longest matching prefix prices a model; ' +
       'a model no entry matches (local models) costs nothing. Applies to usage recorded from then on.',
     schema: Type.Record(

@@ -29,7 +29,7 @@ const p = (input: number, output: number, cache_read: number, cache_write: numbe
   cache_write,
 });
 
-/** The built-in table (list prices, USD per 1M tokens; the README's "Usage and cost" shows it). */
+/** The built-in table (list prices, USD per 1M tokens; docs/api.md's "Usage and cost" shows it). */
 export const DEFAULT_MODEL_PRICES: PriceTable = Object.freeze({
   'claude-opus-4-5': p(5, 25, 0.5, 6.25),
   'claude-opus-4': p(15, 75, 1.5, 18.75),

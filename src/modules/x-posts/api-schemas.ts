@@ -16,7 +16,7 @@ export const ImpactView = Type.Object(
   },
   {
     description:
-      'The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts").',
+      'The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts").',
   },
 );
 

@@ -59,8 +59,8 @@ describe('the impact bar', () => {
     expect(impactBar(GOOD)).toEqual(impactBar(GOOD));
   });
 
-  it('is the rubric README publishes: every rule with its points, every hype word', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  it('is the rubric docs/api.md publishes: every rule with its points, every hype word', () => {
+    const readme = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
     for (const rule of IMPACT_RUBRIC) expect(readme).toContain(`| \`${rule.id}\` | ${rule.points} |`);
     const hypeRow = readme.split('\n').find((line) => line.startsWith('| `no_hype`')) ?? '';
     for (const word of HYPE_WORDS) expect(hypeRow, word).toContain(word.replace(/(d|ly|al)$/, ''));

@@ -2,7 +2,7 @@
  * The impact bar: a deterministic score 0–100 of an X post draft against a published rubric. Each
  * rule is data (id, points, what it asks, how to fix it) plus a pure check; a draft earns a rule's
  * points when it passes and the result lists every rule it fails. No model, no randomness: the same
- * text always scores the same. The rubric is printed in README ("X posts").
+ * text always scores the same. The rubric is printed in docs/api.md ("X posts").
  */
 import twitterText from 'twitter-text';
 
@@ -151,7 +151,7 @@ export const IMPACT_RUBRIC: readonly ImpactRule[] = [
   {
     id: 'no_hype',
     points: 10,
-    label: 'No hype words (amazing, game-changer, revolutionary, seamless… — the list is in README).',
+    label: 'No hype words (amazing, game-changer, revolutionary, seamless… — the list is in docs/api.md).',
     passes: (body) => {
       const hype = new Set<string>(HYPE_WORDS);
       return !words(body.replace(URL_PATTERN, '')).some((w) => hype.has(w));
