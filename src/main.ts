@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `gaffer` command line: start the service, apply migrations, print tokens and login links,
- * print the configuration table, check what is missing (doctor). Every command answers `--help`; a failure to start is one line
+ * print the configuration table, check what is missing (doctor), back up and restore the store. Every command answers `--help`; a failure to start is one line
  * saying what to check (the stack trace only with --debug or GAFFER_LOG_LEVEL=debug).
  */
-import { parseCommand, wantsHelp } from './cli/args.js';
+import { parseCommand, usageError, wantsHelp } from './cli/args.js';
 import { describeStartupFailure } from './cli/startup-failure.js';
 import type { TokenLookupError } from './cli/token.js';
 import { COMMAND_USAGE, USAGE } from './cli/usage.js';
@@ -23,6 +23,26 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'token') return (await import('./cli/token.js')).runToken(() => loadConfig(), rest);
+  if (command === 'store') {
+    const parsed = parseCommand('store', rest, { to: { type: 'string' } }, 1);
+    if (!parsed.ok) return parsed.exitCode;
+    const to = (parsed.values as { to?: string }).to;
+    if (parsed.positionals[0] !== 'move' || !to)
+      return usageError('store', 'say: gaffer store move --to URL').exitCode;
+    return (await import('./cli/backup.js')).runStoreMove(loadConfig(), to);
+  }
+  if (command === 'backup' || command === 'restore') {
+    const options: Record<string, { type: 'boolean' }> =
+      command === 'restore' ? { force: { type: 'boolean' } } : {};
+    const parsed = parseCommand(command, rest, options, 1);
+    if (!parsed.ok) return parsed.exitCode;
+    const [file] = parsed.positionals;
+    if (!file) return usageError(command, 'name the backup file').exitCode;
+    const backup = await import('./cli/backup.js');
+    return command === 'backup'
+      ? backup.runBackup(loadConfig(), file)
+      : backup.runRestore(loadConfig(), file, (parsed.values as { force?: boolean }).force === true);
+  }
   if (command !== undefined && command in COMMAND_USAGE) {
     const options: Record<string, { type: 'boolean' }> =
       command === 'config' ? { markdown: { type: 'boolean' } } : {};

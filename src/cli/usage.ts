@@ -15,6 +15,9 @@ export const USAGE = `usage: gaffer <command> [options]
   login-url                     print a fresh panel login URL
   doctor                        check what this Gaffer has and misses (stores, git, agent CLIs,
                                 model providers, sandbox), with a remedy per problem
+  backup <file>                 write a backup of the whole store (while the server runs, or not)
+  restore <file> [--force]      restore a backup into the configured store (the server stopped)
+  store move --to URL           copy the embedded store into an empty PostgreSQL database
   config [--markdown]           print the configuration table
   agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)
 
@@ -42,6 +45,27 @@ ${STORES}`,
   against the one the templates are tested with), and — asked of the running server at
   GAFFER_HOST:GAFFER_PORT — the stores and each connected model provider, with a remedy per problem.
   Exits 1 when something the configuration needs is missing.`,
+  backup: `usage: gaffer backup <file> [--debug]
+
+  Writes a backup of the whole store to <file>: gzip-compressed JSON lines, one transaction's view,
+  restorable into PGlite or PostgreSQL. Asks the running server at GAFFER_HOST:GAFFER_PORT (writes go
+  on meanwhile on PostgreSQL); with no server answering, reads the configured store itself. The file
+  is read back and checked. The auth secret is not in it: keep a copy beside it.
+${STORES}`,
+  restore: `usage: gaffer restore <file> [--force] [--debug]
+
+  Restores a backup into the configured store (stop the server first): the file is checked whole
+  before anything is written; the store is migrated to the backup's schema, filled in one
+  transaction, then migrated to this Gaffer's. A store that holds rows is refused unless --force,
+  which replaces everything in it. Prints the tables and rows restored.
+${STORES}`,
+  store: `usage: gaffer store move --to postgres://… [--debug]
+
+  Copies the configured store (the embedded one, as a rule) into an empty PostgreSQL database: the
+  schema by the normal migrations, every table's rows parents first in one transaction, sequences set,
+  then each table's row count and checksum compared on both sides. Stop the server first. Prints the
+  variables to set next; keep GAFFER_AUTH_SECRET (tokens and sessions depend on it).
+${STORES}`,
   migrate: `usage: gaffer migrate [--debug]
 
   Applies pending database migrations and exits (\`gaffer start\` does this too).

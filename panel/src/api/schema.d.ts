@@ -1764,6 +1764,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A backup of the whole store (CEO)
+         * @description The store as one transaction sees it, streamed as gzip-compressed JSON lines (docs/operations.md, "Backups"): restorable into PGlite or PostgreSQL with `gaffer restore`. On PostgreSQL writes go on while it is taken; the embedded store holds them until it ends. The auth secret is not in it.
+         */
+        get: operations["getSystemBackup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/doctor": {
         parameters: {
             query?: never;
@@ -20216,6 +20236,80 @@ export interface operations {
             };
             /** @description The request does not match the schema (`validation_failed`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    getSystemBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backup: gzip-compressed JSON lines. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -45439,7 +45533,7 @@ export interface operations {
                             approved_body: string | null;
                             /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                             length: number;
-                            /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
+                            /** @description The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts"). */
                             impact: {
                                 score: number;
                                 max: number;
@@ -45590,7 +45684,7 @@ export interface operations {
                         approved_body: string | null;
                         /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                         length: number;
-                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
+                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts"). */
                         impact: {
                             score: number;
                             max: number;
@@ -45725,7 +45819,7 @@ export interface operations {
                         approved_body: string | null;
                         /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                         length: number;
-                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
+                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts"). */
                         impact: {
                             score: number;
                             max: number;
@@ -45885,7 +45979,7 @@ export interface operations {
                         approved_body: string | null;
                         /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                         length: number;
-                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
+                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts"). */
                         impact: {
                             score: number;
                             max: number;
@@ -46063,7 +46157,7 @@ export interface operations {
                         approved_body: string | null;
                         /** @description The draft's length as X counts it (X allows 280): a link is 23, most CJK characters and emoji 2. */
                         length: number;
-                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (README, "X posts"). */
+                        /** @description The impact bar: points of the rubric rules passed, and the rules failed (docs/api.md, "X posts"). */
                         impact: {
                             score: number;
                             max: number;

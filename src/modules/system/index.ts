@@ -1,9 +1,11 @@
 /**
  * The system module's outside face: the orchestrator's own state for the CEO (`/api/orchestrator`)
- * the doctor (`/api/system/doctor`, doctor/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
+ * the doctor (`/api/system/doctor`, doctor/), backups of the running store (`/api/system/backup`,
+ * backup/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
  * the `system.rate-limit-probe` loop; rate-limits/, wired in rate-limits/wiring.ts).
  */
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
+import { registerBackupRoutes } from './backup/routes.js';
 import type { SystemDeps } from './deps.js';
 import { registerDoctorRoutes } from './doctor/routes.js';
 import { registerRateLimitRoutes } from './rate-limits/routes.js';
@@ -30,6 +32,7 @@ export function createSystemModule({ platform, deps }: ModuleInput<SystemDeps>):
       registerOrchestratorRoutes(app, deps.scheduler, platform.clock);
       registerRateLimitRoutes(app, parking.service);
       registerDoctorRoutes(app, platform, deps.providers.service);
+      registerBackupRoutes(app, platform);
       // A domain route whose model call was throttled answers 429 (HTTP conventions) and parks the provider.
       app.addHook('onError', async (_request, _reply, error) => parking.reportThrottled(error));
     },
