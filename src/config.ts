@@ -236,6 +236,24 @@ export const settings = {
     600,
     'Lease of a background loop (engines, sweeps), renewed every third of it while the holder lives: when a replica dies, another takes its loops over within this time.',
   ),
+  backupIntervalMinutes: int(
+    'GAFFER_BACKUP_INTERVAL_MINUTES',
+    60,
+    0,
+    10_080,
+    "Minutes between scheduled backups of the whole store (`gaffer backup`'s file, checked after writing); 0 turns them off. On by default so a company is protected from its first hour.",
+  ),
+  backupRetentionDays: int(
+    'GAFFER_BACKUP_RETENTION_DAYS',
+    30,
+    1,
+    3650,
+    'Scheduled backups older than this are deleted after each new one is written and checked.',
+  ),
+  backupDir: optionalStr(
+    'GAFFER_BACKUP_DIR',
+    'Directory of the scheduled backups. Unset: GAFFER_DATA_DIR/backups. With several replicas, a directory they share (one replica takes each backup).',
+  ),
   // ── Auth ────────────────────────────────────────────────────────────────────────────────
   authSecret: optionalStr(
     'GAFFER_AUTH_SECRET',

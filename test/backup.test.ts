@@ -14,6 +14,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projects } from '../src/modules/projects/schema.js';
+import { BACKUP_LOOP } from '../src/modules/system/index.js';
 import {
   appliedMigrations,
   BackupFileError,
@@ -230,5 +231,46 @@ describe('a backup of a running company', () => {
     await expect(readBackup(altered)).rejects.toThrow(/do not match their checksum/);
     await expect(readBackup(foreign)).rejects.toThrow(/not a Gaffer backup/);
     await expect(readBackup(plain)).rejects.toThrow(/cannot be read as a gzip backup/);
+  });
+});
+
+describe('scheduled backups', () => {
+  it('writes a checked backup each pass into the data directory, and prunes the ones past retention', async () => {
+    const get = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/system/backups', headers: t.ceoHeaders })).json() as {
+        interval_minutes: number | null;
+        retention_days: number;
+        dir: string;
+        backups: { name: string; bytes: number; taken_at: string }[];
+      };
+    const before = await get();
+    expect(before).toMatchObject({
+      interval_minutes: 60,
+      retention_days: 30,
+      dir: join(t.platform.config.dataDir, 'backups'),
+    });
+    expect((await t.scheduler.runNow(BACKUP_LOOP)).status).toBe('succeeded');
+    const after = await get();
+    expect(after.backups).toHaveLength(before.backups.length + 1);
+    const [newest] = after.backups;
+    expect(newest!.bytes).toBeGreaterThan(1000);
+    const backup = await readBackup(join(after.dir, newest!.name));
+    expect(backup.tables.find((table) => table.table === 'tasks')?.rows.length).toBeGreaterThan(0);
+
+    // One older than the retention goes when the next is written; "back up now" is the same pass.
+    const stale = 'gaffer-backup-2020-01-01T00-00-00-000Z.jsonl.gz';
+    writeFileSync(join(after.dir, stale), readFileSync(join(after.dir, newest!.name)));
+    expect((await get()).backups.map((b) => b.name)).toContain(stale);
+    const now = await t.app.inject({ method: 'POST', url: '/api/system/backups', headers: t.ceoHeaders });
+    expect(now.statusCode, now.body).toBe(201);
+    const listed = (await get()).backups.map((b) => b.name);
+    expect(listed).not.toContain(stale);
+    expect(listed[0]).toBe(now.json().name);
+    const agent = await t.app.inject({
+      method: 'POST',
+      url: '/api/system/backups',
+      headers: t.headersFor('be-dev-1', 'developer', 'backend'),
+    });
+    expect(agent.statusCode).toBe(403);
   });
 });

@@ -208,6 +208,24 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
     expect((await server.api('GET', '/api/telegram/credentials')).json).toEqual({ has_credentials: false });
   });
 
+  it('shows the backup schedule, and Back up now adds a checked backup to the list', async () => {
+    await page.goto(`${server.base}/settings`);
+    const section = page.getByRole('region', { name: 'Backups' });
+    await section
+      .getByTestId('backup-schedule')
+      .filter({ hasText: 'Every 60 minutes, kept 30 days' })
+      .waitFor();
+    const before = (await server.api('GET', '/api/system/backups')).json.backups as unknown[];
+    await section.getByRole('button', { name: 'Back up now' }).click();
+    await section.getByTestId('backup-list').getByText('latest').waitFor();
+    const after = (await server.api('GET', '/api/system/backups')).json.backups as { name: string }[];
+    expect(after).toHaveLength(before.length + 1);
+    expect(await section.getByTestId('backup-list').innerText()).toContain(after[0]!.name);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-backups');
+    await expectAccessible(page);
+  });
+
   it('switches to the dark theme, remembers it, and stays readable', async () => {
     await page.getByRole('button', { name: 'Switch to the dark theme' }).click();
     expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark');

@@ -1,11 +1,12 @@
 /**
- * Settings: General (the value settings, feature flags, the Telegram relay credentials) and Models
+ * Settings: General (the value settings, feature flags, the Telegram relay credentials, backups) and Models
  * & agents (`?tab=models`: model providers and their keys, the routing, what the runtime starts
  * and what `gaffer doctor` finds).
  */
 import { DoctorTable } from '../components/models/doctor-findings';
 import { ModelProviders } from '../components/models/model-providers';
 import { ModelRouting } from '../components/models/model-routing';
+import { Backups } from '../components/settings/backups';
 import { FeatureFlags } from '../components/settings/feature-flags';
 import { TelegramCredentials } from '../components/settings/telegram-credentials';
 import { ValueSettings } from '../components/settings/value-settings';
@@ -24,6 +25,7 @@ export default function SettingsPage() {
           <ValueSettings />
           <FeatureFlags />
           <TelegramCredentials />
+          <Backups />
         </>
       ) : (
         <>

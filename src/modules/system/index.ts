@@ -1,11 +1,12 @@
 /**
  * The system module's outside face: the orchestrator's own state for the CEO (`/api/orchestrator`)
  * the doctor (`/api/system/doctor`, doctor/), backups of the running store (`/api/system/backup`,
- * backup/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
+ * scheduled ones `system.backup` and `/api/system/backups`; backup/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
  * the `system.rate-limit-probe` loop; rate-limits/, wired in rate-limits/wiring.ts).
  */
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import { registerBackupRoutes } from './backup/routes.js';
+import { backupSchedule, registerBackupLoop } from './backup/schedule.js';
 import type { SystemDeps } from './deps.js';
 import { registerDoctorRoutes } from './doctor/routes.js';
 import { registerRateLimitRoutes } from './rate-limits/routes.js';
@@ -13,6 +14,7 @@ import type { RateLimitService } from './rate-limits/service.js';
 import { wireRateLimitParking } from './rate-limits/wiring.js';
 import { registerOrchestratorRoutes } from './routes.js';
 
+export { BACKUP_LOOP } from './backup/schedule.js';
 export type { SystemDeps } from './deps.js';
 export { type DoctorReport, machineFindings, reportOf } from './doctor/index.js';
 export type { RateLimitHit, RateLimitLifted, ThrottleKind } from './events.js';
@@ -26,13 +28,15 @@ export interface SystemModule extends ModuleFace {
 
 export function createSystemModule({ platform, deps }: ModuleInput<SystemDeps>): SystemModule {
   const parking = wireRateLimitParking(platform, deps);
+  const backups = backupSchedule(platform);
+  registerBackupLoop(deps.scheduler, backups);
   return {
     rateLimits: parking.service,
     registerRoutes(app) {
       registerOrchestratorRoutes(app, deps.scheduler, platform.clock);
       registerRateLimitRoutes(app, parking.service);
       registerDoctorRoutes(app, platform, deps.providers.service);
-      registerBackupRoutes(app, platform);
+      registerBackupRoutes(app, platform, backups);
       // A domain route whose model call was throttled answers 429 (HTTP conventions) and parks the provider.
       app.addHook('onError', async (_request, _reply, error) => parking.reportThrottled(error));
     },
