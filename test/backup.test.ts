@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -231,6 +232,20 @@ describe('a backup of a running company', () => {
     await expect(readBackup(altered)).rejects.toThrow(/do not match their checksum/);
     await expect(readBackup(foreign)).rejects.toThrow(/not a Gaffer backup/);
     await expect(readBackup(plain)).rejects.toThrow(/cannot be read as a gzip backup/);
+  });
+});
+
+describe('a backup whose reader goes away', () => {
+  it('ends at once instead of holding the store, and the store answers again', async () => {
+    const reader = new Writable({
+      highWaterMark: 1,
+      write(_chunk, _encoding, done) {
+        setTimeout(() => this.destroy(), 0);
+        done();
+      },
+    });
+    await expect(dumpStore(t.platform.database, reader, new Date())).rejects.toThrow();
+    expect((await createTask(9999)).statusCode).toBe(201);
   });
 });
 

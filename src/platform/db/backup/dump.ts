@@ -46,8 +46,13 @@ export async function appliedMigrations(db: Db): Promise<number> {
 export async function dumpStore(database: Database, out: Writable, now: Date): Promise<DumpSummary> {
   const gzip = createGzip();
   gzip.pipe(out);
+  // A reader that goes away (a client hanging up) ends the dump, rather than leaving the
+  // transaction open for a drain that never comes.
+  const gone = new AbortController();
+  out.once('close', () => gone.abort());
   const write = async (line: string) => {
-    if (!gzip.write(`${line}\n`)) await once(gzip, 'drain');
+    if (gone.signal.aborted) throw new Error("the backup's reader went away");
+    if (!gzip.write(`${line}\n`)) await once(gzip, 'drain', { signal: gone.signal });
   };
   const summary = await database.db.transaction(
     async (tx) => {
@@ -87,7 +92,7 @@ export async function dumpStore(database: Database, out: Writable, now: Date): P
     database.kind === 'postgres' ? { isolationLevel: 'repeatable read', accessMode: 'read only' } : undefined,
   );
   gzip.end();
-  await once(out, 'finish');
+  await once(out, 'finish', { signal: gone.signal });
   return summary;
 }
 
