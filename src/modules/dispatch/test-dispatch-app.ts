@@ -53,6 +53,10 @@ const dir = dirname(fileURLToPath(import.meta.url));
 const [slug, promptFile] = process.argv.slice(2);
 const chosen = join(dir, 'behave', slug);
 const behaviour = existsSync(chosen) ? readFileSync(chosen, 'utf8').trim() : 'sleep';
+// The SIGTERM handler goes in before the report: a test that stops the agent once it reported must
+// find it in place (under load, a SIGTERM between the two killed a "stubborn" agent outright).
+if (behaviour === 'stubborn') process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
+else process.on('SIGTERM', () => process.exit(0));
 // The agent's own home: the one place besides its worktree a sandboxed agent may write.
 appendFileSync(join(process.env.HOME, 'reports.jsonl'), JSON.stringify({
   pid: process.pid,
@@ -66,8 +70,6 @@ appendFileSync(join(process.env.HOME, 'reports.jsonl'), JSON.stringify({
 }) + '\\n');
 console.log('ready ' + behaviour);
 if (behaviour === 'exit') process.exit(0);
-if (behaviour === 'stubborn') process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
-else process.on('SIGTERM', () => process.exit(0));
 setInterval(() => {}, 1000);
 `;
 
