@@ -28,10 +28,9 @@ import {
   type CliCompany,
   ENVIRON_HUNT,
   expectParkedAndWaiting,
-  expectToldOnceAndHeldOff,
+  expectRefusedKeyTold,
   gafferCalls,
   giveNoteTask,
-  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -306,21 +305,15 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     });
     expect(qaTools).toEqual(['Bash', 'Glob', 'Grep', 'Read']);
   }, 180_000);
+
   it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
     // Claude Code retries a 401 for minutes: Gaffer reads the first retry and stops the run.
-    replies.set('be-dev-2', REFUSED_KEY);
-    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
-    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
-    expect(alert.subject).toBe('The claude agent CLI fails as it starts');
-    expect(alert.body).toContain(
-      "be-dev-2's claude run failed on start: the model provider refused the credentials: authentication_failed 401",
-    );
-    expect(alert.body).toContain('Settings → Models & agents');
+    const alert = await expectRefusedKeyTold(cli, replies, 'be-dev-2', 'claude');
+    expect(alert.body).toContain('the model provider refused the credentials: authentication_failed 401');
   }, 150_000);
 
   it('parks the provider that answers 429 and holds the agent waiting', async () => {
-    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
-    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    const { provider } = await expectParkedAndWaiting(cli, replies, 'fe-dev-1', 'frontend');
     expect(provider).toBe('claude'); // no provider is routed: the CLI's kind is parked
   }, 150_000);
 });

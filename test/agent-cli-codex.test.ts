@@ -22,10 +22,9 @@ import {
   created,
   ENVIRON_HUNT,
   expectParkedAndWaiting,
-  expectToldOnceAndHeldOff,
+  expectRefusedKeyTold,
   gafferCalls,
   giveNoteTask,
-  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -206,21 +205,13 @@ describe.skipIf(!bwrap.ok)('the real Codex CLI as a sandboxed developer', () => 
     expect(priced).toBeGreaterThan(0);
     expect(row.cost_usd).toBeCloseTo(priced, 6);
   }, 180_000);
+
   it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
-    replies.set('be-dev-2', REFUSED_KEY);
-    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
-    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
-    expect(alert.subject).toBe('The codex agent CLI fails as it starts');
-    expect(alert.body).toContain(
-      "be-dev-2's codex run failed on start: the model provider refused the credentials:",
-    );
-    expect(alert.body).toContain('401');
-    expect(alert.body).toContain('Settings → Models & agents');
+    await expectRefusedKeyTold(cli, replies, 'be-dev-2', 'codex');
   }, 150_000);
 
   it('parks the provider that answers 429 and holds the agent waiting', async () => {
-    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
-    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    const { provider } = await expectParkedAndWaiting(cli, replies, 'fe-dev-1', 'frontend');
     expect(provider).toBe('local'); // the routed provider (the first test connected it)
   }, 150_000);
 });

@@ -22,10 +22,9 @@ import {
   type CliCompany,
   ENVIRON_HUNT,
   expectParkedAndWaiting,
-  expectToldOnceAndHeldOff,
+  expectRefusedKeyTold,
   gafferCalls,
   giveNoteTask,
-  REFUSED_KEY,
   type ScriptedCall,
   startCliCompany,
   usageByModel,
@@ -184,21 +183,13 @@ describe.skipIf(!bwrap.ok)('the real Gemini CLI as a sandboxed developer', () =>
       true,
     );
   }, 180_000);
+
   it('stops a run whose key the provider refuses, tells the CEO once in its words, and holds the agent off', async () => {
-    replies.set('be-dev-2', REFUSED_KEY);
-    await giveNoteTask(cli, 'refused.md', { assignee: 'be-dev-2' });
-    const alert = await expectToldOnceAndHeldOff(cli, 'be-dev-2');
-    expect(alert.subject).toBe('The gemini agent CLI fails as it starts');
-    expect(alert.body).toContain(
-      "be-dev-2's gemini run failed on start: the model provider refused the credentials:",
-    );
-    expect(alert.body).toContain('401');
-    expect(alert.body).toContain('Settings → Models & agents');
+    await expectRefusedKeyTold(cli, replies, 'be-dev-2', 'gemini');
   }, 150_000);
 
   it('parks the provider that answers 429 and holds the agent waiting', async () => {
-    replies.set('fe-dev-1', { kind: 'rate_limited', retryAfter: '120' });
-    const { provider } = await expectParkedAndWaiting(cli, 'fe-dev-1', 'frontend');
+    const { provider } = await expectParkedAndWaiting(cli, replies, 'fe-dev-1', 'frontend');
     expect(provider).toBe('gemini'); // no provider is routed: the CLI's kind is parked
   }, 150_000);
 });

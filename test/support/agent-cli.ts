@@ -155,7 +155,7 @@ export class AgentReplies {
 }
 
 /** The 401 each wire answers a refused key with. */
-export const REFUSED_KEY: FakeReply = {
+const REFUSED_KEY: FakeReply = {
   kind: 'error',
   status: 401,
   type: 'authentication_error',
@@ -210,15 +210,39 @@ export async function expectToldOnceAndHeldOff(cli: CliCompany, slug: string): P
 }
 
 /**
+ * Gives `slug` a task while the scripted server answers its requests 401: its `provider` CLI's run
+ * stops at the first word of it, the CEO is told once in the CLI's words, the agent is held off.
+ */
+export async function expectRefusedKeyTold(
+  cli: CliCompany,
+  replies: AgentReplies,
+  slug: string,
+  provider: string,
+): Promise<Notification> {
+  replies.set(slug, REFUSED_KEY);
+  await giveNoteTask(cli, 'refused.md', { assignee: slug });
+  const alert = await expectToldOnceAndHeldOff(cli, slug);
+  expect(alert.subject).toBe(`The ${provider} agent CLI fails as it starts`);
+  expect(alert.body).toContain(
+    `${slug}'s ${provider} run failed on start: the model provider refused the credentials:`,
+  );
+  expect(alert.body).toContain('401');
+  expect(alert.body).toContain('Settings → Models & agents');
+  return alert;
+}
+
+/**
  * Gives `slug` a task while the scripted server answers its requests 429, and checks what a
  * rate-limited CLI brings about: RATE_LIMIT_HIT on a real /ws/system socket, the provider parked
  * (GET /api/system/rate-limits), the agent's run waiting.
  */
 export async function expectParkedAndWaiting(
   cli: CliCompany,
+  replies: AgentReplies,
   slug: string,
   team: string,
 ): Promise<{ provider: string }> {
+  replies.set(slug, { kind: 'rate_limited', retryAfter: '120' });
   const { server } = cli;
   const outcome = await openStream(
     `${server.base.replace(/^http/, 'ws')}/ws/system`,

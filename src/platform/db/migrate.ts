@@ -17,13 +17,14 @@ export const migrationsFolder = fileURLToPath(
 
 const MIGRATION_LOCK_ID = 0x6a_ff_e4;
 
-export async function applyMigrations(database: Database): Promise<void> {
+/** Applies the migrations of `folder` (default: this build's) that the store has not applied yet. */
+export async function applyMigrations(database: Database, folder = migrationsFolder): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
+    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
     return;
   }
   await database.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
-    await migratePg(tx as unknown as NodePgDatabase, { migrationsFolder });
+    await migratePg(tx as unknown as NodePgDatabase, { migrationsFolder: folder });
   });
 }

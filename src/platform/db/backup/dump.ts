@@ -11,7 +11,7 @@ import { createGzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { type Database, type Db, queryRows } from '../client.js';
 import { migrationsFolder } from '../migrate.js';
-import { readCatalog } from './catalog.js';
+import { readCatalog, type TableInfo } from './catalog.js';
 import { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader, RowDigest } from './format.js';
 
 export interface DumpSummary {
@@ -70,16 +70,8 @@ export async function dumpStore(database: Database, out: Writable, now: Date): P
       let rows = 0;
       for (const table of tables) {
         await write(JSON.stringify({ table: table.name, columns: table.columns }));
-        const columns = sql.join(
-          table.columns.map((column) => sql.identifier(column)),
-          sql`, `,
-        );
-        const lines = await queryRows<{ row: string }>(
-          tx,
-          sql`select row_to_json(x)::text as row from (select ${columns} from ${sql.identifier(table.name)}) x`,
-        );
         const digest = new RowDigest();
-        for (const { row } of lines) {
+        for (const row of await rowTexts(tx, table)) {
           digest.add(row);
           await write(row);
         }
@@ -103,17 +95,22 @@ export async function dumpStore(database: Database, out: Writable, now: Date): P
 export async function tableChecksums(db: Db): Promise<Record<string, { rows: number; sha256: string }>> {
   const out: Record<string, { rows: number; sha256: string }> = {};
   for (const table of await readCatalog(db)) {
-    const columns = sql.join(
-      table.columns.map((column) => sql.identifier(column)),
-      sql`, `,
-    );
-    const lines = await queryRows<{ row: string }>(
-      db,
-      sql`select row_to_json(x)::text as row from (select ${columns} from ${sql.identifier(table.name)}) x`,
-    );
     const digest = new RowDigest();
-    for (const row of lines.map((line) => line.row).sort()) digest.add(row);
+    for (const row of (await rowTexts(db, table)).sort()) digest.add(row);
     out[table.name] = { rows: digest.rows, sha256: digest.hex() };
   }
   return out;
+}
+
+/** A table's stored columns, row by row, as PostgreSQL's row_to_json writes them. */
+async function rowTexts(db: Db, table: TableInfo): Promise<string[]> {
+  const columns = sql.join(
+    table.columns.map((column) => sql.identifier(column)),
+    sql`, `,
+  );
+  const rows = await queryRows<{ row: string }>(
+    db,
+    sql`select row_to_json(x)::text as row from (select ${columns} from ${sql.identifier(table.name)}) x`,
+  );
+  return rows.map(({ row }) => row);
 }

@@ -8,10 +8,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { type Database, type Db, queryRows } from '../client.js';
 import { applyMigrations, migrationsFolder } from '../migrate.js';
 import { parentsFirst, readCatalog } from './catalog.js';
@@ -115,7 +111,7 @@ export async function restoreStore(
   };
 }
 
-/** Applies this build's migrations up to the `count`-th (drizzle's migrator on a cut journal). */
+/** Applies this build's migrations up to the `count`-th (applyMigrations on a cut journal). */
 export async function migrateTo(database: Database, count: number): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'gaffer-migrations-'));
   try {
@@ -124,11 +120,7 @@ export async function migrateTo(database: Database, count: number): Promise<void
     const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: unknown[] };
     journal.entries = journal.entries.slice(0, count);
     writeFileSync(journalPath, JSON.stringify(journal));
-    if (database.kind === 'pglite') {
-      await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
-    } else {
-      await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: folder });
-    }
+    await applyMigrations(database, folder);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
