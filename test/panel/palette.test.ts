@@ -65,9 +65,18 @@ describe.skipIf(!chromiumAvailable)('the command palette', () => {
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Jump to…' });
     await palette.waitFor();
-    await page.keyboard.type(id.slice(0, 6));
+    // The palette filters at once and asks the server after a pause; axe runs on the settled list
+    // (the server's answer for this prefix in, nothing loading), not on one that is re-rendering.
+    const prefix = id.slice(0, 6);
+    const searched = page.waitForResponse(
+      (response) =>
+        response.url().includes('/api/tasks?') && new URL(response.url()).searchParams.get('q') === prefix,
+    );
+    await page.keyboard.type(prefix);
     const match = palette.getByRole('option', { name: /Rotate the signing keys/ });
     await match.waitFor();
+    await searched;
+    await palette.getByText('Loading…').waitFor({ state: 'detached' });
     expect(await palette.getByRole('option', { name: /Write the onboarding guide/ }).count()).toBe(0);
     expect(await match.getAttribute('aria-selected')).toBe('true');
     await screenshot(page, 'palette-task');
