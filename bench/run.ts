@@ -23,6 +23,7 @@ const all = [
   'panel',
   'usage',
   'search',
+  'startup',
 ];
 
 const RESULTS = new URL('./results.json', import.meta.url).pathname;

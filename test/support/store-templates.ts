@@ -1,56 +1,20 @@
 /**
- * Migrated templates of the test stores, made once per set of migrations and shared by every test
- * process of the run: creating a database from nothing and running every migration takes seconds on
- * PGlite (initdb in WASM) and a quarter of a second on PostgreSQL, and a run creates hundreds.
- * - PGlite: a data directory, copied; built aside, then renamed into place, so racing workers never
- *   see half of one.
- * - PostgreSQL: a template database (`create database … template …`), likewise built under a name
- *   of its own and renamed when complete.
+ * The migrated template of the PostgreSQL test databases (`create database … template …`), made
+ * once per set of migrations and shared by every test process of the run: creating a database and
+ * running every migration takes a quarter of a second, and a run creates hundreds. Built under a
+ * name of its own and renamed when complete, so racing workers never see half of one. (PGlite's is
+ * the product's own: src/platform/db/pglite-template.ts, made by the suites' global setup.)
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/client.js';
-import { migrationsFolder } from '../../src/platform/db/migrate.js';
-
-function migrationsHash(): string {
-  const hash = createHash('sha256');
-  for (const file of readdirSync(migrationsFolder)
-    .filter((f) => f.endsWith('.sql'))
-    .sort()) {
-    hash.update(file).update(readFileSync(join(migrationsFolder, file)));
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
-let pglite: Promise<string> | undefined;
-
-async function buildPgliteTemplate(): Promise<string> {
-  const template = join(tmpdir(), `gaffer-pglite-template-${migrationsHash()}`);
-  if (existsSync(template)) return template;
-  const building = `${template}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const database = await openDatabase({ dataDir: building });
-  await database.close();
-  try {
-    renameSync(building, template);
-  } catch {
-    rmSync(building, { recursive: true, force: true }); // another worker won the race
-  }
-  return template;
-}
-
-/** Puts a migrated PGlite database in `dataDir`, where `openDatabase({ dataDir })` will find it. */
-export async function seedPgliteDataDir(dataDir: string): Promise<void> {
-  pglite ??= buildPgliteTemplate();
-  cpSync(join(await pglite, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
-}
+import { pgliteTemplateKey } from '../../src/platform/db/pglite-template.js';
 
 let postgres: Promise<string> | undefined;
 
 async function buildPostgresTemplate(adminUrl: string): Promise<string> {
-  const template = `gaffer_template_${migrationsHash()}`;
+  // Named by the migrations (the key PGlite's template goes by).
+  const template = `gaffer_template_${pgliteTemplateKey()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

@@ -18,7 +18,7 @@ import { type Clock, systemClock } from '../../src/platform/clock.js';
 import type { Platform } from '../../src/platform/context.js';
 import { type Database, openDatabase } from '../../src/platform/db/client.js';
 import { silentLogger } from '../../src/platform/logger.js';
-import { createMigratedDatabase, seedPgliteDataDir } from './store-templates.js';
+import { createMigratedDatabase } from './store-templates.js';
 
 export const testDatabaseUrl = process.env.GAFFER_TEST_DATABASE_URL || undefined;
 export const testRedisUrl = process.env.GAFFER_TEST_REDIS_URL || undefined;
@@ -49,7 +49,7 @@ function noteStoreUse(): void {
 }
 
 /** `empty`: no migrated template; the first open creates and migrates the database itself. */
-export async function createTestStores(options: { empty?: boolean } = {}): Promise<TestStores> {
+export async function createTestStores({ empty = false }: { empty?: boolean } = {}): Promise<TestStores> {
   noteStoreUse();
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-'));
   const suffix = randomBytes(6).toString('hex');
@@ -58,13 +58,11 @@ export async function createTestStores(options: { empty?: boolean } = {}): Promi
   let databaseName: string | undefined;
   if (testDatabaseUrl) {
     databaseName = `gaffer_test_${suffix}`;
-    if (options.empty) await adminQuery(`create database ${databaseName}`);
+    if (empty) await adminQuery(`create database ${databaseName}`);
     else await createMigratedDatabase(testDatabaseUrl, databaseName);
     const url = new URL(testDatabaseUrl);
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
-  } else if (!options.empty) {
-    await seedPgliteDataDir(dataDir);
   }
   const open: TestPlatform[] = [];
   return {
@@ -87,6 +85,8 @@ export async function createTestStores(options: { empty?: boolean } = {}): Promi
         url: config.databaseUrl,
         dataDir: config.dataDir,
         poolSize: config.databasePoolSize,
+        // A new embedded store starts from the build's migrated template, unless asked empty.
+        template: !empty,
       });
       const { cache, locks } = await openStores({ redisUrl: config.redisUrl, keyPrefix, database });
       const clock = options.clock ?? systemClock;
@@ -140,7 +140,6 @@ export async function openTestDatabase(options: { embedded?: boolean } = {}): Pr
   noteStoreUse();
   const dataDir = mkdtempSync(join(tmpdir(), 'gaffer-test-db-'));
   const stores = options.embedded ? undefined : testDatabaseUrl ? await createTestStores() : undefined;
-  if (!stores) await seedPgliteDataDir(dataDir);
   const database = await openDatabase({ url: stores?.databaseUrl, dataDir, poolSize: 5 });
   return {
     ...database,

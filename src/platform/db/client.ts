@@ -17,6 +17,7 @@ import { StoreUnreachableError } from '../store-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { isConnectionFailureCode, isDatabaseUnreachable } from './errors.js';
 import { applyMigrations } from './migrate.js';
+import { buildPgliteTemplate, copyPgliteTemplate } from './pglite-template.js';
 import { shareTurns } from './pglite-turns.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: both drivers' result kinds meet here
@@ -80,12 +81,17 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** Apply pending migrations before returning (default true). */
   migrate?: boolean;
+  /**
+   * A new PGlite data directory starts as a copy of this build's migrated template when there is
+   * one (default true; only when migrating: a store opened as it is stays as it is).
+   */
+  template?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.url
     ? openPostgres(options.url, options.poolSize ?? 20)
-    : await openPglite(options.dataDir);
+    : await openPglite(options.dataDir, options.migrate !== false && options.template !== false);
   if (options.migrate !== false) {
     try {
       await applyMigrations(database);
@@ -97,7 +103,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return database;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+/** Makes this build's PGlite template (`npm run build` does, and the integration tests' setup). */
+export const preparePgliteTemplate = (root?: string): Promise<string> =>
+  buildPgliteTemplate(async (dataDir) => (await openDatabase({ dataDir, template: false })).close(), root);
+
+async function openPglite(dataDir: string | undefined, fromTemplate: boolean): Promise<Database> {
   let location: string | undefined;
   let unlock = () => {};
   if (dataDir) {
@@ -107,6 +117,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
   let client: PGlite;
   try {
+    if (location && fromTemplate) await copyPgliteTemplate(location);
     // pgvector is loaded, not created: retrieval creates the extension when it first needs it.
     const options = { extensions: { vector } };
     client = location ? await PGlite.create(location, options) : await PGlite.create(options);

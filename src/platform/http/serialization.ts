@@ -7,7 +7,14 @@ import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
 import { compiledOnce } from './validation.js';
 
-const build = compiledOnce((schema) => fastJson(schema));
+/** Built at its route's first answer, not at start. */
+const build = compiledOnce((schema): ((data: unknown) => string) => {
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data) => {
+    serialize ??= fastJson(schema);
+    return serialize(data);
+  };
+});
 
 export function serializerCompiler(): FastifySerializerCompiler<unknown> {
   return ({ schema }) => build(schema as object);

@@ -55,25 +55,31 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
     const strict = makeAjv({ coerceTypes: false });
     const coercing = makeAjv({ coerceTypes: 'array' });
     httpValidators = {
-      body: compiledOnce((schema) => refusingNul(strict.compile(schema))),
-      text: compiledOnce((schema) => refusingNul(coercing.compile(schema))),
+      body: compiledOnce((schema) => refusingNul(() => strict.compile(schema))),
+      text: compiledOnce((schema) => refusingNul(() => coercing.compile(schema))),
     };
   }
   const { body, text } = httpValidators;
   return ({ schema, httpPart }) => (httpPart === 'body' ? body : text)(schema as object);
 }
 
-/** Wraps an ajv validator so that a NUL anywhere in the (coerced) value fails it too. */
-function refusingNul(validate: ValidateFunction): ValidateFunction {
+/**
+ * Wraps an ajv validator so that a NUL anywhere in the (coerced) value fails it too. The validator
+ * is compiled at its route's first request, not at start (compiling every route's schemas was a
+ * sixth of a restart).
+ */
+function refusingNul(compile: () => ValidateFunction): ValidateFunction {
+  let validate: ValidateFunction | undefined;
   const check = ((data: unknown, context?: never) => {
+    validate ??= compile();
     const fits = validate(data, context);
     const nul = nulProblems(data);
     check.errors = fits && nul.length === 0 ? null : [...(fits ? [] : (validate.errors ?? [])), ...nul];
     return check.errors === null;
   }) as ValidateFunction;
-  // Fastify passes the parent object when the validator has a schema environment (ajv's way of
-  // writing a coerced top-level value back); keep that behaviour.
-  Object.assign(check, { schemaEnv: validate.schemaEnv, schema: validate.schema });
+  // Fastify passes the parent object only to a validator with a schema environment (ajv's way of
+  // writing a coerced top-level value back); every ajv validator has one.
+  Object.assign(check, { schemaEnv: {} });
   return check;
 }
 
@@ -117,7 +123,7 @@ const checks = new WeakMap<object, SchemaCheck>();
 export function schemaCheck(schema: object): SchemaCheck {
   let check = checks.get(schema);
   if (!check) {
-    const validate = refusingNul(checking.compile(schema));
+    const validate = refusingNul(() => checking.compile(schema));
     check = (value, root = '') => (validate(value) ? [] : fieldProblems(validate.errors ?? [], root));
     checks.set(schema, check);
   }
