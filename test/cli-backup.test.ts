@@ -4,18 +4,21 @@
  * server stopped, the backup restored into a fresh store, and a server started on that store serving
  * the same task to a CEO token minted before; a second restore refused (the store has rows), a
  * damaged file refused with nothing written. In the PostgreSQL pass, an embedded store is moved to
- * an empty PostgreSQL database and served from there.
+ * an empty PostgreSQL database and served from there — stopped, and running under a stream of
+ * writes (paused for the copy and after it: every acknowledged write is in the new store).
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRunner } from '../src/platform/git/index.js';
 import { seedBareRemote } from '../src/platform/git/test-support.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
-import { type Replicas, startReplicas } from './support/replicas.js';
+import { eventually, type Replicas, startReplicas } from './support/replicas.js';
 import { createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
 
 const run = promisify(execFile);
@@ -176,4 +179,132 @@ describe('gaffer backup and restore', () => {
     },
     240_000,
   );
+
+  it.skipIf(!testDatabaseUrl)(
+    'moves a running embedded company: writes paused for the copy and after it, nothing acknowledged lost',
+    async () => {
+      const embeddedDir = mkdtempSync(join(dir, 'running-'));
+      const file = join(dir, 'for-running-move.jsonl.gz');
+      const port = new URL(company.replicas[0]!.base).port;
+      const auth = { GAFFER_AUTH_SECRET: company.secret };
+      expect((await gaffer(['backup', file], storeEnv(source, { GAFFER_PORT: port, ...auth }))).code).toBe(0);
+      expect((await gaffer(['restore', file], { GAFFER_DATA_DIR: embeddedDir, GAFFER_PORT: '1' })).code).toBe(
+        0,
+      );
+      const embedded = await startReplicas(1, { dataDir: embeddedDir, keyPrefix: 'move:' } as TestStores, {
+        env: auth,
+      });
+      cleanups.push(() => embedded.close());
+      const server = embedded.replicas[0]!;
+      const read = (path: string) => fetch(`${server.base}${path}`, { headers: company.ceoHeaders });
+      const projectId = ((await (await read(`/api/tasks/${taskId}`)).json()) as { project_id: string })
+        .project_id;
+      const create = (n: number) =>
+        fetch(`${server.base}/api/tasks`, {
+          method: 'POST',
+          headers: { ...company.ceoHeaders, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: `Written during the move ${n}`,
+            description: 'A write racing the move.',
+            acceptance_criteria: ['It is in the new store if it was acknowledged'],
+            team: 'backend',
+            task_type: 'code',
+            nature: 'technical',
+            complexity: 'low',
+            project_id: projectId,
+          }),
+        });
+
+      // A writer keeps creating tasks from before the move until after it.
+      const acknowledged: string[] = [];
+      const refused: { code: string; retryAfter: string | null }[] = [];
+      let moving = true;
+      const writer = (async () => {
+        for (let n = 0; moving || refused.length === 0; n++) {
+          const response = await create(n);
+          const body = (await response.json()) as { id?: string; error?: { code: string } };
+          if (response.status === 201) acknowledged.push(body.id!);
+          else if (response.status === 503)
+            refused.push({ code: body.error?.code ?? '', retryAfter: response.headers.get('retry-after') });
+          else throw new Error(`a write answered ${response.status}: ${JSON.stringify(body)}`);
+        }
+      })();
+      await Promise.race([
+        writer,
+        eventually(async () => expect(acknowledged.length).toBeGreaterThanOrEqual(3)),
+      ]);
+
+      const target = await createTestStores({ empty: true });
+      cleanups.push(() => target.dispose());
+      const moveTo = (url: string) =>
+        gaffer(['store', 'move', '--to', url], {
+          GAFFER_DATA_DIR: embeddedDir,
+          GAFFER_PORT: String(server.port),
+          ...auth,
+        });
+
+      // A move that fails once the writes are paused (a role that may not create the schema there)
+      // says why and resumes them (writes in between were refused with store_read_only, below).
+      const role = `gaffer_move_${randomBytes(4).toString('hex')}`;
+      await adminSql(`create role ${role} login`);
+      cleanups.push(() => adminSql(`drop role if exists ${role}`));
+      const restricted = new URL(target.databaseUrl!);
+      restricted.username = role;
+      const failed = await moveTo(restricted.toString());
+      expect(failed.code, failed.out).toBe(1);
+      expect(failed.out).toContain('answered 422: the target database cannot be used: 42501');
+      const before = acknowledged.length;
+      await eventually(async () => expect(acknowledged.length).toBeGreaterThan(before + 2));
+
+      const moved = await moveTo(target.databaseUrl!);
+      moving = false;
+      await writer;
+      expect(moved.code, moved.out).toBe(0);
+      expect(moved.out).toMatch(
+        /Moved \d+ rows in \d+ tables to postgres.* every table has the same rows and checksum/,
+      );
+      expect(moved.out).toMatch(/paused its writes for the copy \([\d.]+ s so far\) and keeps them paused/);
+
+      // The old server takes no more writes, says why, and still reads.
+      expect(refused.length).toBeGreaterThan(0);
+      expect(new Set(refused.map((r) => `${r.code} retry after ${r.retryAfter}`))).toEqual(
+        new Set(['store_read_only retry after 30']),
+      );
+      expect((await read('/api/tasks?limit=5')).status).toBe(200);
+      const again = await gaffer(['store', 'move', '--to', target.databaseUrl!], {
+        GAFFER_DATA_DIR: embeddedDir,
+        GAFFER_PORT: String(server.port),
+        ...auth,
+      });
+      expect(again.code).toBe(1);
+      expect(again.out).toContain('the store was moved');
+
+      // Every acknowledged write is in the new store, which serves the company to the old token.
+      await server.stop();
+      const moved_ids = await taskIds(target.databaseUrl!);
+      expect(acknowledged.filter((id) => !moved_ids.has(id))).toEqual([]);
+      expect(await servedTask(target)).toEqual({ http: 200, title: 'Carry me across' });
+    },
+    240_000,
+  );
 });
+
+async function adminSql(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function taskIds(url: string): Promise<Set<string>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return new Set((await client.query<{ id: string }>('select id from tasks')).rows.map((row) => row.id));
+  } finally {
+    await client.end();
+  }
+}

@@ -9,12 +9,12 @@
  * server answers on the configured address, then fills the configured store (refusing one with rows
  * unless --force) and prints what it restored. The auth secret is not in a backup: keep it beside.
  *
- * store move --to URL: with the server stopped, copies the configured (embedded) store into an empty
- * PostgreSQL database — a backup restored there, every table's rows and checksum compared — and
- * prints the variables to set next.
+ * store move --to URL: copies the configured (embedded) store into an empty PostgreSQL database — a
+ * backup restored there, every table's rows and checksum compared — and prints the variables to set
+ * next. With the server running, the server does it (POST /api/system/store/move): it pauses its
+ * writes for the copy and keeps them paused until it is restarted on the new store.
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -22,10 +22,14 @@ import type { Config } from '../config.js';
 import {
   BackupFileError,
   dumpStore,
+  MoveMismatchError,
+  type MoveSummary,
+  MoveTargetError,
+  moveStore,
   readBackup,
+  redactUrl,
   restoreStore,
   StoreNotEmptyError,
-  tableChecksums,
 } from '../platform/db/backup/index.js';
 import { openDatabase } from '../platform/db/client.js';
 import { baseUrl, CEO_IDENTITY, expiringToken, loadOrCreateSecret } from '../platform/http/auth/index.js';
@@ -130,52 +134,60 @@ export async function runStoreMove(config: Config, to: string): Promise<number> 
     return 2;
   }
   const base = baseUrl({ ...config, publicUrl: undefined });
-  if (await serverAnswers(base)) {
-    console.error(
-      `gaffer store move: a Gaffer answers at ${base}: stop it first, so no write is left behind.`,
-    );
-    return 1;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'gaffer-move-'));
-  const file = join(dir, 'store.jsonl.gz');
+  const running = await serverAnswers(base);
   const started = Date.now();
-  const source = await openStore(config);
-  let target: Awaited<ReturnType<typeof openDatabase>> | undefined;
-  try {
-    await dumpStore(source, createWriteStream(file), new Date());
-    const backup = await readBackup(file);
-    target = await openDatabase({ url: to, poolSize: 2, migrate: false });
-    const summary = await restoreStore(target, backup);
-    const [before, after] = await Promise.all([tableChecksums(source.db), tableChecksums(target.db)]);
-    const differing = Object.keys(before).filter(
-      (table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]),
-    );
-    if (differing.length > 0) {
-      console.error(`gaffer store move: these tables differ after the copy: ${differing.join(', ')}`);
+  let moved: MoveSummary & { paused_seconds?: number };
+  if (running) {
+    const token = expiringToken(loadOrCreateSecret(config), CEO_IDENTITY, 600);
+    const response = await fetch(`${base}/api/system/store/move`, {
+      method: 'POST',
+      headers: { 'x-agent-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ to }),
+    });
+    const answer = (await response.json()) as typeof moved & { error?: { message: string } };
+    if (!response.ok) {
+      console.error(
+        `gaffer store move: the Gaffer at ${base} answered ${response.status}: ${answer.error?.message}`,
+      );
       return 1;
     }
-    console.log(
-      `Moved ${summary.rows} rows in ${summary.tables.length} tables to ${redact(to)} in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
-        'every table has the same rows and checksum on both sides.',
-    );
-    console.log(
-      `Set next, keeping GAFFER_AUTH_SECRET (or ${join(config.dataDir, 'auth-secret')}) so tokens and sessions stay valid:\n` +
-        `  GAFFER_DATABASE_URL=${redact(to)}\n  GAFFER_REDIS_URL=redis://…   (for more than one replica)\n` +
-        'then gaffer start. The embedded store is left as it was.',
-    );
-    return 0;
-  } catch (error) {
-    if (error instanceof StoreNotEmptyError) {
-      console.error(`gaffer store move: the target ${error.message}. Nothing was written.`);
+    moved = answer;
+  } else {
+    const source = await openStore(config);
+    try {
+      moved = await moveStore(source, to, new Date());
+    } catch (error) {
+      if (
+        !(
+          error instanceof StoreNotEmptyError ||
+          error instanceof MoveMismatchError ||
+          error instanceof MoveTargetError
+        )
+      )
+        throw error;
+      const cause = error instanceof MoveTargetError ? `: ${(error.cause as Error)?.message}` : '';
+      console.error(
+        `gaffer store move: the target ${error.message}${cause}. The embedded store is left as it was.`,
+      );
       return 1;
+    } finally {
+      await source.close();
     }
-    throw error;
-  } finally {
-    await source.close();
-    await target?.close();
-    rmSync(dir, { recursive: true, force: true });
   }
+  console.log(
+    `Moved ${moved.rows} rows in ${moved.tables} tables to ${redactUrl(to)} in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+      'every table has the same rows and checksum on both sides.',
+  );
+  if (moved.paused_seconds !== undefined) {
+    console.log(
+      `The Gaffer at ${base} paused its writes for the copy (${moved.paused_seconds} s so far) and keeps them paused ` +
+        '(writes answer 503 store_read_only; reads go on): stop it and start it on the new store.',
+    );
+  }
+  console.log(
+    `Set next, keeping GAFFER_AUTH_SECRET (or ${join(config.dataDir, 'auth-secret')}) so tokens and sessions stay valid:\n` +
+      `  GAFFER_DATABASE_URL=${redactUrl(to)}\n  GAFFER_REDIS_URL=redis://…   (for more than one replica)\n` +
+      'then gaffer start. The embedded store is left as it was.',
+  );
+  return 0;
 }
-
-/** The URL without its password. */
-const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');

@@ -1845,6 +1845,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/store/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move the running embedded store to an empty PostgreSQL database (CEO)
+         * @description Writes are paused for the copy and stay paused after it (503 `store_read_only`; reads go on): restart Gaffer with GAFFER_DATABASE_URL set to the target and the same auth secret. A failed move resumes them.
+         */
+        post: operations["moveSystemStore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tasks": {
         parameters: {
             query?: never;
@@ -20682,6 +20702,132 @@ export interface operations {
             };
             /** @description The caller’s role may not use this route. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    moveSystemStore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description URL of an empty PostgreSQL database: postgres://user:password@host:5432/database */
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rows: number;
+                        tables: number;
+                        /** @description The target, without its password. */
+                        to: string;
+                        /** @description How long writes have been paused for the copy. */
+                        paused_seconds: number;
+                        /** @enum {string} */
+                        writes: "paused until restart";
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The caller’s role may not use this route. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The store is PostgreSQL already, a move runs or ran, or the target holds rows. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The target cannot be reached or used. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

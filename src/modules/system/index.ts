@@ -1,10 +1,12 @@
 /**
  * The system module's outside face: the orchestrator's own state for the CEO (`/api/orchestrator`)
  * the doctor (`/api/system/doctor`, doctor/), backups of the running store (`/api/system/backup`,
- * scheduled ones `system.backup` and `/api/system/backups`; backup/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
+ * scheduled ones `system.backup` and `/api/system/backups`, the running store's move to PostgreSQL
+ * `/api/system/store/move`; backup/) and provider rate-limit parking (`/api/system/rate-limits`, RATE_LIMIT_HIT / RATE_LIMIT_LIFTED,
  * the `system.rate-limit-probe` loop; rate-limits/, wired in rate-limits/wiring.ts).
  */
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
+import { registerStoreMoveRoute } from './backup/move-route.js';
 import { registerBackupRoutes } from './backup/routes.js';
 import { backupSchedule, registerBackupLoop } from './backup/schedule.js';
 import type { SystemDeps } from './deps.js';
@@ -37,6 +39,7 @@ export function createSystemModule({ platform, deps }: ModuleInput<SystemDeps>):
       registerRateLimitRoutes(app, parking.service);
       registerDoctorRoutes(app, platform, deps.providers.service);
       registerBackupRoutes(app, platform, backups);
+      registerStoreMoveRoute(app, platform);
       // A domain route whose model call was throttled answers 429 (HTTP conventions) and parks the provider.
       app.addHook('onError', async (_request, _reply, error) => parking.reportThrottled(error));
     },

@@ -1,17 +1,20 @@
 /**
  * HTTP conventions shared by every route: correlation id and response-time headers, the error
  * model, 404 for unknown paths, 413/415/400 for unreadable bodies, 422 with field details, the
- * 429 mapping of provider rate limits, and 503 `store_unavailable` (with `Retry-After`) whenever
- * the database or the cache cannot be reached. An unexpected error is a 500 whose body says
+ * 429 mapping of provider rate limits, 503 `store_unavailable` (with `Retry-After`) whenever
+ * the database or the cache cannot be reached, and 503 `store_read_only` for a write to a store that
+ * takes none (while it moves to PostgreSQL). An unexpected error is a 500 whose body says
  * nothing of it (the log has it).
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isReadOnlyStore } from '../db/errors.js';
 import { unreachableStore } from '../store-errors.js';
 import {
   AppError,
   type ErrorBody,
   type FieldProblem,
   ProviderRateLimitError,
+  storeReadOnly,
   storeUnavailable,
 } from './errors.js';
 
@@ -61,6 +64,7 @@ export function registerConventions(app: FastifyInstance): void {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): void {
   if (error.code === 'store_unavailable') request.log.warn({ err: error }, 'a backing store is unreachable');
+  else if (error.code === 'store_read_only') request.log.warn('a write refused: the store is read-only');
   else if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
   const body: ErrorBody = {
@@ -79,6 +83,7 @@ function toAppError(error: FastifyError | Error, request: FastifyRequest): AppEr
   if (error instanceof AppError) return error;
   const store = unreachableStore(error);
   if (store) return storeUnavailable(store, error);
+  if (isReadOnlyStore(error)) return storeReadOnly(error);
   if (error instanceof ProviderRateLimitError) {
     return new AppError(429, 'rate_limit_exceeded', error.message, {
       provider: error.provider,

@@ -52,6 +52,26 @@ export function storeUnavailable(store: StoreName, cause?: unknown): AppError {
   return error;
 }
 
+/** How long a caller is asked to wait before retrying a write to a read-only store. */
+export const READ_ONLY_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * 503 `store_read_only` with `Retry-After`: the store takes no writes — this embedded store is being
+ * (or was) moved to PostgreSQL, and the service is to be restarted on the moved store. Reads go on.
+ */
+export function storeReadOnly(cause?: unknown): AppError {
+  const error = new AppError(
+    503,
+    'store_read_only',
+    'the store takes no writes right now: it is being moved, or was moved, to PostgreSQL',
+    undefined,
+    'Retry after the Retry-After delay; once moved, Gaffer is restarted on the new store (docs/operations.md, "Moving to PostgreSQL").',
+  );
+  error.retryAfterSeconds = READ_ONLY_RETRY_AFTER_SECONDS;
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
+
 /**
  * Raised by model-provider callers when a provider refuses for rate or overload reasons;
  * answered as 429 with `Retry-After`.
