@@ -24,6 +24,7 @@ const all = [
   'usage',
   'search',
   'startup',
+  'creates',
 ];
 
 const RESULTS = new URL('./results.json', import.meta.url).pathname;
