@@ -6,10 +6,10 @@
  * at `/` (the browser tests, and the suites that request every route, `/` included); and this build's
  * migrated PGlite template (dist/pglite-template-…), which every new embedded store starts from.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { buildPanelIfStale } from '../../scripts/build-panel.js';
-import { preparePgliteTemplate } from '../../src/platform/db/client.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,5 +26,15 @@ export default async function buildGaffer(): Promise<void> {
     ],
     { cwd: root, stdio: 'inherit' },
   );
-  await Promise.all([buildPanelIfStale(), preparePgliteTemplate()]);
+  // From the build just emitted, in a process of its own (this setup's imports are resolved before dist/ exists).
+  const template = promisify(execFile)(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      "await (await import('./dist/platform/db/client.js')).preparePgliteTemplate();",
+    ],
+    { cwd: root },
+  );
+  await Promise.all([buildPanelIfStale(), template]);
 }

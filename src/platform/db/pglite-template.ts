@@ -1,8 +1,8 @@
 /**
  * A migrated, empty PGlite data directory made once (by `npm run build`, and by the integration
  * tests' global setup) and copied into a fresh data directory on first start: creating a database
- * (initdb in WebAssembly) and running every migration takes seconds; copying ~40 MB takes a tenth
- * of one. The template is named by what it depends on — the migrations and PGlite's version — so a
+ * (initdb in WebAssembly) and running every migration takes seconds; copying its ~40 MB (1,200
+ * files) takes under one. The template is named by what it depends on — the migrations and PGlite's version — so a
  * stale one is never used (the start then creates and migrates as before) and a new build replaces it.
  */
 import { createHash, randomBytes } from 'node:crypto';
