@@ -1,10 +1,13 @@
 /**
  * `gaffer store move` of a grown company (PostgreSQL pass only: the target is PostgreSQL): an
  * embedded store seeded by a real first start, then given 10,000 tasks.
- * - kill -9 in the middle of a move leaves the target either empty or complete, and the move can
- *   be run again (the rows go in one transaction);
- * - the move of the whole company is checked table by table, and then two replicas on the moved
- *   database serve the board with every task and accept a CEO token minted before the move;
+ * - kill -9 in the middle of a move — while its one fill transaction inserts the rows, after the
+ *   schema was migrated in a transaction of its own — leaves the target either empty or complete
+ *   (the test says which it found), and the move run again makes every table equal to the source's
+ *   (or, had the first one completed, is refused as not empty);
+ * - the move of the whole company is checked table by table (rows and checksums, here as well as
+ *   by the move), and then two replicas on the moved database serve the board with every task and
+ *   accept CEO tokens minted before the move (a token signed with another secret is refused);
  * - the demo company, after its scripted agents carried the sample task to the CEO (runs, audit,
  *   events, notifications, reviews), moves with every table equal.
  */
@@ -17,9 +20,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableChecksums } from '../src/platform/db/backup/index.js';
 import { openDatabase } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
-import { staticToken } from '../src/platform/http/auth/tokens.js';
+import { expiringToken, staticToken } from '../src/platform/http/auth/tokens.js';
 import { insertProject, insertTasks } from './fixtures-task-rows.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
 import { startReplicas } from './support/replicas.js';
@@ -28,10 +32,14 @@ import { createTestStores, type TestStores, testDatabaseUrl } from './support/st
 const TASKS = 10_000;
 const run = promisify(execFile);
 const secret = randomBytes(32).toString('hex');
-/** Minted before the move, with the secret the company keeps. */
+/** Minted before the move, with the secret the company keeps: the static form agents hold, and an expiring one. */
 const ceoToken = staticToken(secret, CEO_IDENTITY);
+const expiringCeoToken = expiringToken(secret, CEO_IDENTITY, 3600);
+type Checksums = Record<string, { rows: number; sha256: string }>;
 let dir: string;
 let embeddedDir: string;
+/** Every table of the grown embedded store, rows and checksum (it does not change: moves only read it). */
+let source: Checksums;
 const cleanups: (() => Promise<void>)[] = [];
 
 /** The `gaffer store move` command line and environment for an embedded company (the grown one by default). */
@@ -41,8 +49,9 @@ function moveCommand(to: string, dataDir = embeddedDir) {
   return {
     program: program!,
     args: [...rest, 'store', 'move', '--to', to],
-    // Nothing answers on port 1: the move opens the stopped store itself.
-    env: { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '1', GAFFER_LOG_LEVEL: 'warn' },
+    // Nothing answers on port 1: the move opens the stopped store itself. Its temporary files (the
+    // backup it restores, which a killed move leaves behind) go in the test's directory.
+    env: { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '1', GAFFER_LOG_LEVEL: 'warn', TMPDIR: dir },
   };
 }
 
@@ -76,20 +85,31 @@ async function rowCounts(url: string): Promise<Record<string, number>> {
   }
 }
 
-/** Whether the move is inserting rows into `url` right now (its fill transaction is open). */
-async function filling(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: testDatabaseUrl });
-  await client.connect();
+/** Every public table of a PostgreSQL database: rows and checksum, as the move compares them ({} unmigrated). */
+async function checksumsOf(url: string): Promise<Checksums> {
+  const database = await openDatabase({ url, poolSize: 1, migrate: false });
   try {
-    const { rows } = await client.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = $1 and state <> 'idle' and query ilike 'insert into%'`,
-      [new URL(url).pathname.slice(1)],
-    );
-    return rows[0]!.n > 0;
+    return await tableChecksums(database.db);
   } finally {
-    await client.end();
+    await database.close();
   }
+}
+
+/**
+ * Seen from a session on the target: whether another session holds a write lock on its tasks table —
+ * the move's fill transaction, from its first batch of tasks until it ends (the migrations' tables
+ * are not visible from here before they commit) — and how many other sessions it has.
+ */
+async function targetSessions(admin: pg.Client): Promise<{ fillingTasks: boolean; others: number }> {
+  const { rows } = await admin.query<{ filling: number; others: number }>(
+    `select (select count(*) from pg_locks l join pg_class c on c.oid = l.relation
+               join pg_namespace n on n.oid = c.relnamespace
+              where l.pid <> pg_backend_pid() and n.nspname = 'public' and c.relname = 'tasks'
+                and l.mode = 'RowExclusiveLock')::int as filling,
+            (select count(*) from pg_stat_activity
+              where datname = current_database() and pid <> pg_backend_pid())::int as others`,
+  );
+  return { fillingTasks: rows[0]!.filling > 0, others: rows[0]!.others };
 }
 
 async function emptyTarget(): Promise<TestStores> {
@@ -114,6 +134,7 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
         database.db,
         Array.from({ length: TASKS }, (_, i) => ({ title: `Grown task ${i}`, projectId })),
       );
+      source = await tableChecksums(database.db);
     } finally {
       await database.close();
     }
@@ -127,32 +148,53 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
   it('killed mid-copy leaves the target empty or complete, and runs again', async () => {
     const target = await emptyTarget();
     const url = target.databaseUrl!;
-    const { program, args, env } = moveCommand(url);
-    const child: ChildProcess = spawn(program, args, { env, stdio: 'ignore' });
-    const exited = once(child, 'exit');
-    // Killed while its fill transaction is inserting rows.
-    while (!(await filling(url))) {
-      expect(child.exitCode, 'the move ended before it was caught filling').toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    child.kill('SIGKILL');
-    await exited;
+    // Watched from a session of its own on the target (which leaves it as empty as it was).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { program, args, env } = moveCommand(url);
+      const child: ChildProcess = spawn(program, args, { env, stdio: 'ignore' });
+      const exited = once(child, 'exit');
+      // Killed while its fill transaction is inserting the tasks (the schema is in by then).
+      while (!(await targetSessions(admin)).fillingTasks) {
+        expect(child.exitCode, 'the move ended before it was caught filling').toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      // The server sees the connection gone and ends its transaction.
+      const deadline = Date.now() + 20_000;
+      while ((await targetSessions(admin)).others > 0) {
+        expect(Date.now() < deadline, 'the killed move still has a session on the target').toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
 
-    const after = await rowCounts(url);
-    const rows = Object.values(after).reduce((sum, n) => sum + n, 0);
-    const complete = after.tasks === TASKS;
-    // Nothing (the transaction died with the process) or, had it just committed, every row: never part.
-    if (!complete) expect(rows).toBe(0);
+      const after = await checksumsOf(url);
+      const rows = Object.values(after).reduce((sum, table) => sum + table.rows, 0);
+      const state =
+        JSON.stringify(after) === JSON.stringify(source)
+          ? 'complete'
+          : rows > 0
+            ? `half-filled (${rows} rows)`
+            : Object.keys(after).length > 0
+              ? 'empty (the schema migrated, no rows)'
+              : 'empty (no schema)';
+      console.info(`gaffer store move killed with SIGKILL while filling: the target was left ${state}`);
+      // Nothing (the transaction died with the process) or, had it just committed, every row: never part.
+      expect(state).toMatch(/^(complete|empty)/);
 
-    const again = await move(url);
-    if (complete) {
-      expect(again.code).toBe(1);
-      expect(again.out).toContain('not empty');
-    } else {
-      expect(again.code, again.out).toBe(0);
-      expect(again.out).toMatch(/every table has the same rows and checksum/);
+      const again = await move(url);
+      if (state === 'complete') {
+        expect(again.code).toBe(1);
+        expect(again.out).toContain('not empty');
+      } else {
+        expect(again.code, again.out).toBe(0);
+        expect(again.out).toMatch(/every table has the same rows and checksum/);
+      }
+      expect(await checksumsOf(url)).toEqual(source);
+    } finally {
+      await admin.end();
     }
-    expect((await rowCounts(url)).tasks).toBe(TASKS);
   }, 240_000);
 
   it('moves every table, and two replicas on the moved database serve the company to an old token', async () => {
@@ -162,7 +204,9 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
     const [, rows] = /Moved (\d+) rows/.exec(moved.out) ?? [];
     expect(Number(rows)).toBeGreaterThan(TASKS);
     expect(moved.out).toContain('every table has the same rows and checksum on both sides');
-    expect((await rowCounts(target.databaseUrl!)).tasks).toBe(TASKS);
+    // Checked here too, before a replica writes to it.
+    expect(await checksumsOf(target.databaseUrl!)).toEqual(source);
+    expect(source.tasks?.rows).toBe(TASKS);
 
     const replicas = await startReplicas(2, target, { env: { GAFFER_AUTH_SECRET: secret } });
     cleanups.push(() => replicas.close());
@@ -175,6 +219,15 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
       });
       expect(page.status).toBe(200);
       expect(((await page.json()) as { tasks: { title: string }[] }).tasks[0]?.title).toBe('Grown task 9999');
+      const asExpiring = await fetch(`${replica.base}/api/tasks?limit=1`, {
+        headers: { 'x-agent-token': expiringCeoToken },
+      });
+      expect(asExpiring.status, `replica ${replica.index}`).toBe(200);
+      const foreign = expiringToken(randomBytes(32).toString('hex'), CEO_IDENTITY, 3600);
+      const refused = await fetch(`${replica.base}/api/tasks?limit=1`, {
+        headers: { 'x-agent-token': foreign },
+      });
+      expect(refused.status, `replica ${replica.index}`).toBe(401);
     }
   }, 240_000);
 
