@@ -10,7 +10,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -19,7 +18,7 @@ import { tasks } from '../src/modules/tasks/schema.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { onScratchDatabase, openTaskRows, ratio, report, rssMb, startTarget } from './support.js';
+import { freePort, onScratchDatabase, openTaskRows, ratio, report, rssMb, startTarget } from './support.js';
 
 const SECRET = 'bench-secret-memory-0123456789abcdef0123456789';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
@@ -96,15 +95,6 @@ function userIds(name: string): { uid: number; gid: number } | undefined {
   const uid = Number(spawnSync('id', ['-u', name], { encoding: 'utf8' }).stdout);
   const gid = Number(spawnSync('id', ['-g', name], { encoding: 'utf8' }).stdout);
   return Number.isInteger(uid) && uid > 0 ? { uid, gid } : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Proportional set size of a process and its children named `postgres`, in MB. */

@@ -12,7 +12,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -20,7 +19,7 @@ import { tasks } from '../src/modules/tasks/schema.js';
 import { openDatabase } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
-import { median, onScratchDatabase, openTaskRows, ratio, report } from './support.js';
+import { freePort, median, onScratchDatabase, openTaskRows, ratio, report } from './support.js';
 
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -30,15 +29,6 @@ const REDIS_URL = process.env.GAFFER_BENCH_REDIS_URL || 'redis://127.0.0.1:6379'
 
 const MAIN = new URL('../src/main.ts', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One `gaffer start` process; resolves once its /ready answers 200 (3 minutes at most: a busy machine). */
 async function startReplica(env: NodeJS.ProcessEnv): Promise<{ base: string; child: ChildProcess }> {

@@ -12,25 +12,15 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pgliteTemplatePath } from '../src/platform/db/pglite-template.js';
-import { median, ratio, report } from './support.js';
+import { freePort, median, ratio, report } from './support.js';
 
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
 const TARGET = 4;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** Spawns `args` (listening on GAFFER_PORT), answers the milliseconds until `/ready` answers 200, then stops the process. */
 async function timeToReady(args: string[], env: Record<string, string>): Promise<number> {
