@@ -7,42 +7,23 @@
  * an empty PostgreSQL database and served from there — stopped, and running under a stream of
  * writes (paused for the copy and after it: every acknowledged write is in the new store).
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRunner } from '../src/platform/git/index.js';
 import { seedBareRemote } from '../src/platform/git/test-support.js';
-import { GAFFER_COMMAND } from './support/gaffer-cli.js';
+import { runGaffer } from './support/gaffer-cli.js';
 import { eventually, type Replicas, startReplicas } from './support/replicas.js';
-import { createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
+import { adminQuery, createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
 
-const run = promisify(execFile);
 let dir: string;
 let source: TestStores;
 let company: Replicas;
 let taskId: string;
 const cleanups: (() => Promise<void>)[] = [];
-
-/** Runs `gaffer …` with the store variables of `env`; answers its exit code and output. */
-async function gaffer(args: string[], env: Record<string, string>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GAFFER_')));
-  const [program, ...rest] = GAFFER_COMMAND;
-  try {
-    const { stdout, stderr } = await run(program!, [...rest, ...args], {
-      env: { ...clean, GAFFER_LOG_LEVEL: 'warn', ...env },
-      timeout: 120_000,
-    });
-    return { code: 0, out: `${stdout}${stderr}` };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: `${failed.stdout}${failed.stderr}` };
-  }
-}
 
 /** The store variables of a store: its data directory, and its database URL when it has one. */
 const storeEnv = (stores: TestStores, extra: Record<string, string> = {}) => ({
@@ -100,12 +81,31 @@ async function servedTask(stores: TestStores): Promise<{ http: number; title?: s
   }
 }
 
+/**
+ * An embedded store holding the company, as a move starts from: a backup of the running server
+ * restored into a new PGlite data directory under the test's. Answers that directory.
+ */
+async function embeddedCompany(prefix: string): Promise<string> {
+  const embeddedDir = mkdtempSync(join(dir, prefix));
+  const file = join(dir, `${prefix}company.jsonl.gz`);
+  const port = new URL(company.replicas[0]!.base).port;
+  const backup = await runGaffer(
+    ['backup', file],
+    storeEnv(source, { GAFFER_PORT: port, GAFFER_AUTH_SECRET: company.secret }),
+  );
+  expect(backup.code, backup.out).toBe(0);
+  // Nothing answers on port 1: the restore opens the new store itself.
+  const filled = await runGaffer(['restore', file], { GAFFER_DATA_DIR: embeddedDir, GAFFER_PORT: '1' });
+  expect(filled.code, filled.out).toBe(0);
+  return embeddedDir;
+}
+
 describe('gaffer backup and restore', () => {
   it('backs up a running server, restores into a fresh store, and that store serves the same company', async () => {
     const server = company.replicas[0]!;
     const port = new URL(server.base).port;
     const file = join(dir, 'company.jsonl.gz');
-    const backup = await gaffer(
+    const backup = await runGaffer(
       ['backup', file],
       storeEnv(source, { GAFFER_PORT: port, GAFFER_AUTH_SECRET: company.secret }),
     );
@@ -118,19 +118,19 @@ describe('gaffer backup and restore', () => {
     await server.stop();
     const target = await createTestStores({ empty: true });
     cleanups.push(() => target.dispose());
-    const restored = await gaffer(['restore', file], storeEnv(target, { GAFFER_PORT: port }));
+    const restored = await runGaffer(['restore', file], storeEnv(target, { GAFFER_PORT: port }));
     expect(restored.code, restored.out).toBe(0);
     expect(restored.out).toMatch(/ {2}tasks: 1\n/);
     expect(restored.out).toMatch(/Restored \d+ rows in \d+ tables/);
 
-    const again = await gaffer(['restore', file], storeEnv(target, { GAFFER_PORT: port }));
+    const again = await runGaffer(['restore', file], storeEnv(target, { GAFFER_PORT: port }));
     expect(again.code).toBe(1);
     expect(again.out).toContain('the store is not empty');
     expect(again.out).toContain('Nothing was written');
 
     const damaged = join(dir, 'damaged.jsonl.gz');
     writeFileSync(damaged, readFileSync(file).subarray(0, 100));
-    const refused = await gaffer(['restore', damaged], storeEnv(target, { GAFFER_PORT: port }));
+    const refused = await runGaffer(['restore', damaged], storeEnv(target, { GAFFER_PORT: port }));
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('Nothing was written');
 
@@ -141,25 +141,12 @@ describe('gaffer backup and restore', () => {
   it.skipIf(!testDatabaseUrl)(
     'moves an embedded store to an empty PostgreSQL database',
     async () => {
-      // An embedded store holding the company: the backup restored into a PGlite data directory.
-      const embeddedDir = mkdtempSync(join(dir, 'embedded-'));
-      const file = join(dir, 'for-move.jsonl.gz');
-      const port = new URL(company.replicas[0]!.base).port;
-      expect(
-        (
-          await gaffer(
-            ['backup', file],
-            storeEnv(source, { GAFFER_PORT: port, GAFFER_AUTH_SECRET: company.secret }),
-          )
-        ).code,
-      ).toBe(0);
+      const embeddedDir = await embeddedCompany('embedded-');
       const free = { GAFFER_PORT: '1' }; // nothing answers there
-      const filled = await gaffer(['restore', file], { GAFFER_DATA_DIR: embeddedDir, ...free });
-      expect(filled.code, filled.out).toBe(0);
 
       const target = await createTestStores({ empty: true });
       cleanups.push(() => target.dispose());
-      const moved = await gaffer(['store', 'move', '--to', target.databaseUrl!], {
+      const moved = await runGaffer(['store', 'move', '--to', target.databaseUrl!], {
         GAFFER_DATA_DIR: embeddedDir,
         ...free,
       });
@@ -168,7 +155,7 @@ describe('gaffer backup and restore', () => {
         /Moved \d+ rows in \d+ tables to postgres.* every table has the same rows and checksum/,
       );
       expect(moved.out).toContain('GAFFER_DATABASE_URL=');
-      const twice = await gaffer(['store', 'move', '--to', target.databaseUrl!], {
+      const twice = await runGaffer(['store', 'move', '--to', target.databaseUrl!], {
         GAFFER_DATA_DIR: embeddedDir,
         ...free,
       });
@@ -183,14 +170,8 @@ describe('gaffer backup and restore', () => {
   it.skipIf(!testDatabaseUrl)(
     'moves a running embedded company: writes paused for the copy and after it, nothing acknowledged lost',
     async () => {
-      const embeddedDir = mkdtempSync(join(dir, 'running-'));
-      const file = join(dir, 'for-running-move.jsonl.gz');
-      const port = new URL(company.replicas[0]!.base).port;
+      const embeddedDir = await embeddedCompany('running-');
       const auth = { GAFFER_AUTH_SECRET: company.secret };
-      expect((await gaffer(['backup', file], storeEnv(source, { GAFFER_PORT: port, ...auth }))).code).toBe(0);
-      expect((await gaffer(['restore', file], { GAFFER_DATA_DIR: embeddedDir, GAFFER_PORT: '1' })).code).toBe(
-        0,
-      );
       const embedded = await startReplicas(1, { dataDir: embeddedDir, keyPrefix: 'move:' } as TestStores, {
         env: auth,
       });
@@ -237,7 +218,7 @@ describe('gaffer backup and restore', () => {
       const target = await createTestStores({ empty: true });
       cleanups.push(() => target.dispose());
       const moveTo = (url: string) =>
-        gaffer(['store', 'move', '--to', url], {
+        runGaffer(['store', 'move', '--to', url], {
           GAFFER_DATA_DIR: embeddedDir,
           GAFFER_PORT: String(server.port),
           ...auth,
@@ -246,8 +227,8 @@ describe('gaffer backup and restore', () => {
       // A move that fails once the writes are paused (a role that may not create the schema there)
       // says why and resumes them (writes in between were refused with store_read_only, below).
       const role = `gaffer_move_${randomBytes(4).toString('hex')}`;
-      await adminSql(`create role ${role} login`);
-      cleanups.push(() => adminSql(`drop role if exists ${role}`));
+      await adminQuery(`create role ${role} login`);
+      cleanups.push(() => adminQuery(`drop role if exists ${role}`));
       const restricted = new URL(target.databaseUrl!);
       restricted.username = role;
       const failed = await moveTo(restricted.toString());
@@ -271,7 +252,7 @@ describe('gaffer backup and restore', () => {
         new Set(['store_read_only retry after 30']),
       );
       expect((await read('/api/tasks?limit=5')).status).toBe(200);
-      const again = await gaffer(['store', 'move', '--to', target.databaseUrl!], {
+      const again = await runGaffer(['store', 'move', '--to', target.databaseUrl!], {
         GAFFER_DATA_DIR: embeddedDir,
         GAFFER_PORT: String(server.port),
         ...auth,
@@ -288,16 +269,6 @@ describe('gaffer backup and restore', () => {
     240_000,
   );
 });
-
-async function adminSql(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: testDatabaseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function taskIds(url: string): Promise<Set<string>> {
   const client = new pg.Client({ connectionString: url });

@@ -11,13 +11,12 @@
  * - the demo company, after its scripted agents carried the sample task to the CEO (runs, audit,
  *   events, notifications, reviews), moves with every table equal.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableChecksums } from '../src/platform/db/backup/index.js';
@@ -25,12 +24,11 @@ import { openDatabase } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { expiringToken, staticToken } from '../src/platform/http/auth/tokens.js';
 import { insertProject, insertTasks } from './fixtures-task-rows.js';
-import { GAFFER_COMMAND } from './support/gaffer-cli.js';
+import { GAFFER_MAIN, gafferEnv, runGaffer } from './support/gaffer-cli.js';
 import { startReplicas } from './support/replicas.js';
 import { createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
 
 const TASKS = 10_000;
-const run = promisify(execFile);
 const secret = randomBytes(32).toString('hex');
 /** Minted before the move, with the secret the company keeps: the static form agents hold, and an expiring one. */
 const ceoToken = staticToken(secret, CEO_IDENTITY);
@@ -42,29 +40,18 @@ let embeddedDir: string;
 let source: Checksums;
 const cleanups: (() => Promise<void>)[] = [];
 
-/** The `gaffer store move` command line and environment for an embedded company (the grown one by default). */
-function moveCommand(to: string, dataDir = embeddedDir) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GAFFER_')));
-  const [program, ...rest] = GAFFER_COMMAND;
-  return {
-    program: program!,
-    args: [...rest, 'store', 'move', '--to', to],
-    // Nothing answers on port 1: the move opens the stopped store itself. Its temporary files (the
-    // backup it restores, which a killed move leaves behind) go in the test's directory.
-    env: { ...clean, GAFFER_DATA_DIR: dataDir, GAFFER_PORT: '1', GAFFER_LOG_LEVEL: 'warn', TMPDIR: dir },
-  };
-}
-
-async function move(to: string, dataDir?: string): Promise<{ code: number; out: string }> {
-  const { program, args, env } = moveCommand(to, dataDir);
-  try {
-    const { stdout, stderr } = await run(program, args, { env, timeout: 180_000 });
-    return { code: 0, out: `${stdout}${stderr}` };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, out: `${failed.stdout}${failed.stderr}` };
-  }
-}
+/**
+ * The variables of a `gaffer store move` of an embedded company (the grown one by default): nothing
+ * answers on port 1, so the move opens the stopped store itself; its temporary files (the backup it
+ * restores, which a killed move leaves behind) go in the test's directory.
+ */
+const moveVariables = (dataDir = embeddedDir) => ({
+  GAFFER_DATA_DIR: dataDir,
+  GAFFER_PORT: '1',
+  TMPDIR: dir,
+});
+const moveArgs = (to: string) => ['store', 'move', '--to', to];
+const move = (to: string, dataDir?: string) => runGaffer(moveArgs(to), moveVariables(dataDir), 180_000);
 
 /** Rows per public table of a PostgreSQL database (the drizzle journal aside). */
 async function rowCounts(url: string): Promise<Record<string, number>> {
@@ -152,8 +139,10 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
-      const { program, args, env } = moveCommand(url);
-      const child: ChildProcess = spawn(program, args, { env, stdio: 'ignore' });
+      const child: ChildProcess = spawn(process.execPath, [GAFFER_MAIN, ...moveArgs(url)], {
+        env: gafferEnv(moveVariables()),
+        stdio: 'ignore',
+      });
       const exited = once(child, 'exit');
       // Killed while its fill transaction is inserting the tasks (the schema is in by then).
       while (!(await targetSessions(admin)).fillingTasks) {
@@ -233,9 +222,8 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
 
   it('moves the demo company once its scripted agents carried the sample task to the CEO', async () => {
     const demoDir = join(dir, 'demo');
-    const { program, env } = moveCommand('', demoDir);
-    const demo = spawn(program, [GAFFER_COMMAND[1]!, 'demo'], {
-      env: { ...env, GAFFER_PORT: '0' },
+    const demo = spawn(process.execPath, [GAFFER_MAIN, 'demo'], {
+      env: gafferEnv({ GAFFER_DATA_DIR: demoDir, GAFFER_PORT: '0' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -121,7 +121,8 @@ export async function createTestStores({ empty = false }: { empty?: boolean } = 
   };
 }
 
-async function adminQuery(statement: string): Promise<void> {
+/** Runs one statement on the test PostgreSQL server's admin database (creating databases, roles). */
+export async function adminQuery(statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: testDatabaseUrl });
   await client.connect();
   try {
