@@ -26,6 +26,7 @@ import {
   type MoveSummary,
   MoveTargetError,
   moveStore,
+  POSTGRES_URL,
   readBackup,
   redactUrl,
   restoreStore,
@@ -129,7 +130,7 @@ export async function runRestore(config: Config, file: string, force: boolean): 
 }
 
 export async function runStoreMove(config: Config, to: string): Promise<number> {
-  if (!/^postgres(ql)?:\/\//.test(to)) {
+  if (!POSTGRES_URL.test(to)) {
     console.error('gaffer store move: --to takes a PostgreSQL URL (postgres://user@host:5432/database).');
     return 2;
   }

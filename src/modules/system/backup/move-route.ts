@@ -14,6 +14,7 @@ import {
   MoveTargetError,
   moveStore,
   nonEmptyTables,
+  POSTGRES_URL,
   pauseWrites,
   redactUrl,
   StoreNotEmptyError,
@@ -24,12 +25,10 @@ import { requireRole } from '../../../platform/http/auth/index.js';
 import { authErrorResponses, errorResponse } from '../../../platform/http/error-schema.js';
 import { AppError, conflict } from '../../../platform/http/errors.js';
 
-const POSTGRES_URL = '^postgres(ql)?://';
-
 const MoveBody = Type.Object(
   {
     to: Type.String({
-      pattern: POSTGRES_URL,
+      pattern: POSTGRES_URL.source,
       maxLength: 2000,
       description: 'URL of an empty PostgreSQL database: postgres://user:password@host:5432/database',
     }),

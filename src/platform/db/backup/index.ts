@@ -7,6 +7,7 @@ export {
   type MoveSummary,
   MoveTargetError,
   moveStore,
+  POSTGRES_URL,
   pauseWrites,
   redactUrl,
 } from './move.js';

@@ -34,6 +34,9 @@ export class MoveTargetError extends Error {
   }
 }
 
+/** What a move's target looks like: a PostgreSQL URL. */
+export const POSTGRES_URL = /^postgres(ql)?:\/\//;
+
 /** The URL without its password. */
 export const redactUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
