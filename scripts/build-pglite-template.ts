@@ -3,9 +3,6 @@
  * first start copies instead of creating and migrating a database (src/platform/db/pglite-template.ts).
  * `npm run build` (and so `npm start`) runs it; it does nothing when the template is current.
  */
-import { mkdirSync } from 'node:fs';
 import { preparePgliteTemplate } from '../src/platform/db/client.js';
-import { TEMPLATE_ROOT } from '../src/platform/db/pglite-template.js';
 
-mkdirSync(TEMPLATE_ROOT, { recursive: true });
 await preparePgliteTemplate();

@@ -6,7 +6,7 @@
  * stale one is never used (the start then creates and migrates as before) and a new build replaces it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { copyFile, cp } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { migrationsFolder } from './migrate.js';
 
 /** dist/ of this checkout, from both src/ (tsx, vitest) and dist/ (built). */
-export const TEMPLATE_ROOT = fileURLToPath(new URL('../../../dist', import.meta.url));
+const TEMPLATE_ROOT = fileURLToPath(new URL('../../../dist', import.meta.url));
 const PREFIX = 'pglite-template-';
 
 function pgliteVersion(): string {
@@ -59,6 +59,7 @@ export async function buildPgliteTemplate(
   root = TEMPLATE_ROOT,
 ): Promise<string> {
   const template = pgliteTemplatePath(root);
+  mkdirSync(root, { recursive: true });
   if (!existsSync(template)) {
     const building = `${template}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
     try {
