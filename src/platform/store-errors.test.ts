@@ -13,6 +13,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CLOSED_PORT } from '../../test/support/closed-port.js';
 import { isCacheUnreachable, onRedis } from './cache/errors.js';
 import { RedisLocks } from './cache/locks-redis.js';
 import { openRedisCache } from './cache/redis.js';
@@ -29,15 +30,6 @@ afterAll(async () => {
   for (const socket of sockets) socket.destroy();
   await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
 });
-
-/** A loopback port nothing listens on (a listener opened and closed again). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A loopback server that does `onSocket` with every connection. */
 async function fakeServer(onSocket: (socket: Socket) => void): Promise<number> {
@@ -63,7 +55,7 @@ const url = (port: number) => `postgres://gaffer@127.0.0.1:${port}/gaffer`;
 
 describe('the database is unreachable', () => {
   it('a refused connection, through Drizzle and as a transaction begins', async () => {
-    const database = await openDatabase({ url: url(await closedPort()), migrate: false });
+    const database = await openDatabase({ url: url(CLOSED_PORT), migrate: false });
     try {
       const query = await caught(() => database.db.execute(sql`select 1`));
       expect((query as object).constructor.name).toBe('DrizzleQueryError');
@@ -95,7 +87,7 @@ describe('the database is unreachable', () => {
   });
 
   it('an ended pool and a closed PGlite', async () => {
-    const pool = new pg.Pool({ connectionString: url(await closedPort()) });
+    const pool = new pg.Pool({ connectionString: url(CLOSED_PORT) });
     await pool.end();
     const ended = await caught(() => drizzlePg({ client: pool }).execute(sql`select 1`));
     expect(unreachableStore(ended)).toBe('database');
@@ -138,8 +130,7 @@ describe('failures that are not an outage', () => {
   });
 
   it('a refused HTTP call is not taken for a database outage', async () => {
-    const port = await closedPort();
-    const refused = await caught(() => fetch(`http://127.0.0.1:${port}/`));
+    const refused = await caught(() => fetch(`http://127.0.0.1:${CLOSED_PORT}/`));
     expect(refused).toMatchObject({ cause: { code: 'ECONNREFUSED' } });
     expect(unreachableStore(refused)).toBeNull();
     expect(unreachableStore(new Error('something else'))).toBeNull();
@@ -162,9 +153,11 @@ describe('failures that are not an outage', () => {
 
 describe('the cache is unreachable', () => {
   it('ioredis with no server: offline-queue refusal and MaxRetriesPerRequestError', async () => {
-    const port = await closedPort();
-    const noQueue = new Redis(port, '127.0.0.1', { enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    const queued = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+    const noQueue = new Redis(CLOSED_PORT, '127.0.0.1', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    const queued = new Redis(CLOSED_PORT, '127.0.0.1', { maxRetriesPerRequest: 0 });
     for (const client of [noQueue, queued]) client.on('error', () => {});
     try {
       const refused = await caught(() => noQueue.get('k'));
@@ -189,7 +182,7 @@ describe('the cache is unreachable', () => {
 
   it('the Redis cache and its locks fail as StoreUnreachableError("cache")', async () => {
     const cache = await openRedisCache({
-      url: `redis://127.0.0.1:${await closedPort()}`,
+      url: `redis://127.0.0.1:${CLOSED_PORT}`,
       connectTimeoutMs: 300,
     });
     try {

@@ -143,15 +143,20 @@ describe('BoardProgramRunner', () => {
   });
 
   it('refuses run-now while held (naming the pause) and while a cycle is in flight', async () => {
-    let release = () => {};
-    runner.register(
-      program({
-        sweep: () =>
-          new Promise<void>((resolve) => {
-            release = resolve;
-          }),
-      }),
-    );
+    // The release is the sweep's own: the loop shows `running` while it still opens the cycle row,
+    // before the sweep is called, and a release taken then would be lost and the cycle never end.
+    let release!: () => void;
+    const underWay = new Promise<void>((started) => {
+      runner.register(
+        program({
+          sweep: () =>
+            new Promise<void>((resolve) => {
+              release = resolve;
+              started();
+            }),
+        }),
+      );
+    });
     hold = {
       reason: 'maintenance pause on engines (drain) by ceo until 2026-01-01T04:00:00.000Z',
       interrupt: false,
@@ -166,6 +171,7 @@ describe('BoardProgramRunner', () => {
     await expect.poll(async () => (await scheduler.status())[0]?.running, WAIT).toBe(true);
     const busy = await refusal(runner.runNow(key));
     expect([busy.statusCode, busy.code]).toEqual([409, 'cycle_in_flight']);
+    await underWay;
     release();
     expect((await first).outcome).toBe('completed');
     expect((await refusal(runner.runNow('nope'))).statusCode).toBe(404);

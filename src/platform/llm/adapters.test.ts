@@ -3,9 +3,9 @@
  * throttles with their Retry-After, auth failures, timeouts, cancellation that closes the
  * connection, probes, no SDK retries, and the HTTP mapping a domain route gets for free.
  */
-import { createServer } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLOSED_PORT } from '../../../test/support/closed-port.js';
 import { type FakeLlm, startFakeLlm } from '../../../test/support/fake-llm/index.js';
 import { registerConventions } from '../http/conventions.js';
 import { ProviderRateLimitError } from '../http/errors.js';
@@ -22,15 +22,6 @@ afterAll(async () => {
 });
 
 const ask: ModelRequest = { messages: [{ role: 'user', content: 'hello' }] };
-
-/** A loopback port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kind) => {
   it('a 429 with Retry-After in seconds is a rate-limit throttle, tried once (SDK retries off)', async () => {
@@ -150,8 +141,8 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
   });
 
   it('a server that is not there is unreachable', async () => {
-    const port = await deadPort();
-    const baseUrl = kind === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
+    const baseUrl =
+      kind === 'openai' ? `http://127.0.0.1:${CLOSED_PORT}/v1` : `http://127.0.0.1:${CLOSED_PORT}`;
     const error = await rejection(clientOn(fake, kind, { baseUrl }).complete(ask));
     expect(error).toMatchObject({ kind: 'unreachable', code: 'provider_unreachable' });
     expect((error as Error).message).toContain('ECONNREFUSED');
@@ -180,8 +171,8 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
       mode: 'completion',
       error: { kind: 'rate_limited', status: 429, retry_after_seconds: 9 },
     });
-    const port = await deadPort();
-    const baseUrl = kind === 'openai' ? `http://127.0.0.1:${port}/v1` : `http://127.0.0.1:${port}`;
+    const baseUrl =
+      kind === 'openai' ? `http://127.0.0.1:${CLOSED_PORT}/v1` : `http://127.0.0.1:${CLOSED_PORT}`;
     expect(await clientOn(fake, kind, { baseUrl }).probe()).toMatchObject({
       ok: false,
       error: { kind: 'unreachable' },
