@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestStores, type TestPlatform, type TestStores } from '../../../test/support/stores.js';
 import { createScheduler } from './scheduler.js';
 import type { Hold, LoopDefinition, Scheduler } from './types.js';
@@ -9,14 +9,23 @@ const HOUR = 3_600_000;
 let stores: TestStores;
 let platform: TestPlatform;
 const started: Scheduler[] = [];
+/** Each test's loop has a name of its own, so the tests share one store for the file. */
+let loopName = 'test.loop.0';
+let tests = 0;
 
-beforeEach(async () => {
+beforeAll(async () => {
   stores = await createTestStores();
   platform = await stores.platform();
 });
+afterAll(async () => {
+  await stores.dispose();
+});
+beforeEach(() => {
+  tests += 1;
+  loopName = `test.loop.${tests}`;
+});
 afterEach(async () => {
   await Promise.all(started.splice(0).map((scheduler) => scheduler.stop()));
-  await stores.dispose();
 });
 
 function schedulerOn(target: TestPlatform = platform, leaseTtlMs?: number): Scheduler {
@@ -57,7 +66,7 @@ function blockingRun() {
 }
 
 const loop = (overrides: Partial<LoopDefinition> & Pick<LoopDefinition, 'run'>): LoopDefinition => ({
-  name: 'test.loop',
+  name: loopName,
   intervalMs: HOUR,
   ...overrides,
 });
@@ -77,7 +86,7 @@ describe('scheduler', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(passes).toBe(0);
     expect((await scheduler.status())[0]).toMatchObject({
-      name: 'test.loop',
+      name: loopName,
       intervalSeconds: 3600,
       passes: 0,
     });
@@ -138,7 +147,7 @@ describe('scheduler', () => {
         hold: async () => hold,
       }),
     );
-    expect(await scheduler.runNow('test.loop')).toEqual({
+    expect(await scheduler.runNow(loopName)).toEqual({
       status: 'held',
       reason: 'maintenance pause on engines',
     });
@@ -158,7 +167,7 @@ describe('scheduler', () => {
       reason: 'the hold check failed: settings store unreachable',
     });
     hold = null;
-    expect(await scheduler.runNow('test.loop')).toEqual({ status: 'succeeded' });
+    expect(await scheduler.runNow(loopName)).toEqual({ status: 'succeeded' });
     expect(passes).toBe(1);
   });
 
@@ -166,9 +175,9 @@ describe('scheduler', () => {
     const blocking = blockingRun();
     const scheduler = schedulerOn();
     scheduler.register(loop({ run: blocking.run }));
-    const first = scheduler.runNow('test.loop');
+    const first = scheduler.runNow(loopName);
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
-    expect(await scheduler.runNow('test.loop')).toEqual({ status: 'busy' });
+    expect(await scheduler.runNow(loopName)).toEqual({ status: 'busy' });
     blocking.release();
     expect(await first).toEqual({ status: 'succeeded' });
   });
@@ -201,7 +210,7 @@ describe('scheduler', () => {
     // machine's pauses never lose it, so the pass ends for the hold's reason.
     const scheduler = schedulerOn(platform, 1_500);
     scheduler.register(loop({ run: blocking.run, hold: async () => hold }));
-    const pass = scheduler.runNow('test.loop');
+    const pass = scheduler.runNow(loopName);
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
     hold = { reason: 'maintenance pause on engines (kill)', interrupt: true };
     expect(await pass).toEqual({ status: 'aborted', reason: 'maintenance pause on engines (kill)' });
@@ -221,21 +230,21 @@ describe('scheduler', () => {
         },
       }),
     );
-    const pass = scheduler.runNow('test.loop');
+    const pass = scheduler.runNow(loopName);
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
     hold = { reason: 'maintenance pause on engines (drain)', interrupt: false };
     const before = asked;
     await until(() => asked >= before + 3, 'a few watchdog rounds that see the draining hold');
     blocking.release();
     expect(await pass).toEqual({ status: 'succeeded' });
-    expect(await scheduler.runNow('test.loop')).toMatchObject({ status: 'held' });
+    expect(await scheduler.runNow(loopName)).toMatchObject({ status: 'held' });
   });
 
   it('aborts in-flight passes when stopped', async () => {
     const blocking = blockingRun();
     const scheduler = schedulerOn();
     scheduler.register(loop({ run: blocking.run }));
-    const pass = scheduler.runNow('test.loop');
+    const pass = scheduler.runNow(loopName);
     await until(async () => (await scheduler.status())[0]?.running === true, 'the pass to start');
     await scheduler.stop();
     expect(await pass).toEqual({ status: 'aborted', reason: 'the scheduler is stopping' });
@@ -266,7 +275,7 @@ describe('scheduler', () => {
     // The tick claims its interval under its lease; its pass has ended once the lease is free again.
     await until(async () => (await scheduler.status())[0]?.lastStartedAt !== null, 'the tick to claim');
     await until(
-      async () => (await platform.locks.acquire('scheduler:test.loop', 1_000)) !== null,
+      async () => (await platform.locks.acquire(`scheduler:${loopName}`, 1_000)) !== null,
       'the lease',
     );
     expect(passes).toBe(0);
