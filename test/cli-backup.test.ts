@@ -15,6 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GitRunner } from '../src/platform/git/index.js';
 import { seedBareRemote } from '../src/platform/git/test-support.js';
+import { CLOSED_PORT } from './support/closed-port.js';
 import { runGaffer } from './support/gaffer-cli.js';
 import { eventually, type Replicas, startReplicas } from './support/replicas.js';
 import { adminQuery, createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
@@ -24,6 +25,8 @@ let source: TestStores;
 let company: Replicas;
 let taskId: string;
 const cleanups: (() => Promise<void>)[] = [];
+/** A GAFFER_PORT where no server answers: the command opens the store itself. */
+const NOTHING_THERE = String(CLOSED_PORT);
 
 /** The store variables of a store: its data directory, and its database URL when it has one. */
 const storeEnv = (stores: TestStores, extra: Record<string, string> = {}) => ({
@@ -94,8 +97,11 @@ async function embeddedCompany(prefix: string): Promise<string> {
     storeEnv(source, { GAFFER_PORT: port, GAFFER_AUTH_SECRET: company.secret }),
   );
   expect(backup.code, backup.out).toBe(0);
-  // Nothing answers on port 1: the restore opens the new store itself.
-  const filled = await runGaffer(['restore', file], { GAFFER_DATA_DIR: embeddedDir, GAFFER_PORT: '1' });
+  // Nothing answers on that port: the restore opens the new store itself.
+  const filled = await runGaffer(['restore', file], {
+    GAFFER_DATA_DIR: embeddedDir,
+    GAFFER_PORT: NOTHING_THERE,
+  });
   expect(filled.code, filled.out).toBe(0);
   return embeddedDir;
 }
@@ -142,7 +148,7 @@ describe('gaffer backup and restore', () => {
     'moves an embedded store to an empty PostgreSQL database',
     async () => {
       const embeddedDir = await embeddedCompany('embedded-');
-      const free = { GAFFER_PORT: '1' }; // nothing answers there
+      const free = { GAFFER_PORT: NOTHING_THERE };
 
       const target = await createTestStores({ empty: true });
       cleanups.push(() => target.dispose());

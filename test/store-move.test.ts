@@ -24,6 +24,7 @@ import { openDatabase } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { expiringToken, staticToken } from '../src/platform/http/auth/tokens.js';
 import { insertProject, insertTasks } from './fixtures-task-rows.js';
+import { CLOSED_PORT } from './support/closed-port.js';
 import { GAFFER_MAIN, gafferEnv, runGaffer } from './support/gaffer-cli.js';
 import { startReplicas } from './support/replicas.js';
 import { createTestStores, type TestStores, testDatabaseUrl } from './support/stores.js';
@@ -42,12 +43,12 @@ const cleanups: (() => Promise<void>)[] = [];
 
 /**
  * The variables of a `gaffer store move` of an embedded company (the grown one by default): nothing
- * answers on port 1, so the move opens the stopped store itself; its temporary files (the backup it
+ * answers on its port, so the move opens the stopped store itself; its temporary files (the backup it
  * restores, which a killed move leaves behind) go in the test's directory.
  */
 const moveVariables = (dataDir = embeddedDir) => ({
   GAFFER_DATA_DIR: dataDir,
-  GAFFER_PORT: '1',
+  GAFFER_PORT: String(CLOSED_PORT),
   TMPDIR: dir,
 });
 const moveArgs = (to: string) => ['store', 'move', '--to', to];

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLOSED_PORT } from '../../../test/support/closed-port.js';
 import { StoreUnreachableError } from '../store-errors.js';
 import { openRedisCache, type RedisCache, type RedisCacheOptions } from './redis.js';
 import { deleteKeysUnderPrefix } from './test-redis-keys.js';
@@ -32,7 +33,7 @@ afterEach(async () => {
 describe('redis cache when Redis is unreachable', () => {
   it('opens anyway, then rejects ping and commands quickly, with no unhandled error', async () => {
     const started = performance.now();
-    const cache = await open({ url: 'redis://127.0.0.1:1', keyPrefix: newPrefix() });
+    const cache = await open({ url: `redis://127.0.0.1:${CLOSED_PORT}`, keyPrefix: newPrefix() });
     const failure = await cache.ping().catch((error: unknown) => error);
     expect(failure).toMatchObject({ name: 'StoreUnreachableError', store: 'cache' });
     expect((failure as Error).cause).toMatchObject({

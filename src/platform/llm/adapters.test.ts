@@ -24,6 +24,9 @@ afterAll(async () => {
 const ask: ModelRequest = { messages: [{ role: 'user', content: 'hello' }] };
 
 describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kind) => {
+  /** The provider's base URL on a port nothing listens on. */
+  const nothingThere = `http://127.0.0.1:${CLOSED_PORT}${kind === 'openai' ? '/v1' : ''}`;
+
   it('a 429 with Retry-After in seconds is a rate-limit throttle, tried once (SDK retries off)', async () => {
     fake.script({ kind: 'rate_limited', retryAfter: '30' });
     const before = fake.requests.length;
@@ -141,9 +144,7 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
   });
 
   it('a server that is not there is unreachable', async () => {
-    const baseUrl =
-      kind === 'openai' ? `http://127.0.0.1:${CLOSED_PORT}/v1` : `http://127.0.0.1:${CLOSED_PORT}`;
-    const error = await rejection(clientOn(fake, kind, { baseUrl }).complete(ask));
+    const error = await rejection(clientOn(fake, kind, { baseUrl: nothingThere }).complete(ask));
     expect(error).toMatchObject({ kind: 'unreachable', code: 'provider_unreachable' });
     expect((error as Error).message).toContain('ECONNREFUSED');
   });
@@ -171,9 +172,7 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
       mode: 'completion',
       error: { kind: 'rate_limited', status: 429, retry_after_seconds: 9 },
     });
-    const baseUrl =
-      kind === 'openai' ? `http://127.0.0.1:${CLOSED_PORT}/v1` : `http://127.0.0.1:${CLOSED_PORT}`;
-    expect(await clientOn(fake, kind, { baseUrl }).probe()).toMatchObject({
+    expect(await clientOn(fake, kind, { baseUrl: nothingThere }).probe()).toMatchObject({
       ok: false,
       error: { kind: 'unreachable' },
     });
