@@ -3,7 +3,7 @@
  * embedded store seeded by a real first start, then given 10,000 tasks.
  * - kill -9 in the middle of a move — while its one fill transaction inserts the rows, after the
  *   schema was migrated in a transaction of its own — leaves the target either empty or complete
- *   (the test says which it found), and the move run again makes every table equal to the source's
+ *   (the test says which it found) and no copy of the company in its temporary directory, and the move run again makes every table equal to the source's
  *   (or, had the first one completed, is refused as not empty);
  * - the move of the whole company is checked table by table (rows and checksums, here as well as
  *   by the move), and then two replicas on the moved database serve the board with every task and
@@ -14,7 +14,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -43,13 +43,13 @@ const cleanups: (() => Promise<void>)[] = [];
 
 /**
  * The variables of a `gaffer store move` of an embedded company (the grown one by default): nothing
- * answers on its port, so the move opens the stopped store itself; its temporary files (the backup it
- * restores, which a killed move leaves behind) go in the test's directory.
+ * answers on its port, so the move opens the stopped store itself; its temporary directory is the
+ * test's own, to see that a killed move leaves nothing there.
  */
 const moveVariables = (dataDir = embeddedDir) => ({
   GAFFER_DATA_DIR: dataDir,
   GAFFER_PORT: String(CLOSED_PORT),
-  TMPDIR: dir,
+  TMPDIR: join(dir, 'tmp'),
 });
 const moveArgs = (to: string) => ['store', 'move', '--to', to];
 const move = (to: string, dataDir?: string) => runGaffer(moveArgs(to), moveVariables(dataDir), 180_000);
@@ -110,6 +110,7 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gaffer-store-move-'));
     embeddedDir = join(dir, 'embedded');
+    mkdirSync(join(dir, 'tmp'));
     // A real first start seeds the company; then it grows to 10,000 tasks.
     const first = await startReplicas(1, { dataDir: embeddedDir, keyPrefix: 'store-move:' } as TestStores, {
       env: { GAFFER_AUTH_SECRET: secret },
@@ -152,6 +153,7 @@ describe.skipIf(!testDatabaseUrl)('gaffer store move of a grown company', () => 
       }
       child.kill('SIGKILL');
       await exited;
+      expect(readdirSync(join(dir, 'tmp')), 'left in its temporary directory').toEqual([]);
       // The server sees the connection gone and ends its transaction.
       const deadline = Date.now() + 20_000;
       while ((await targetSessions(admin)).others > 0) {

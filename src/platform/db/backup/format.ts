@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 export const BACKUP_FORMAT = 'gaffer-backup';
@@ -61,9 +62,9 @@ export class RowDigest {
 }
 
 /** Reads and checks a whole backup file; throws BackupFileError naming what is wrong. */
-export async function readBackup(path: string): Promise<Backup> {
+export async function readBackup(source: string | Readable): Promise<Backup> {
   const lines = createInterface({
-    input: createReadStream(path).pipe(createGunzip()),
+    input: (typeof source === 'string' ? createReadStream(source) : source).pipe(createGunzip()),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
   let header: BackupHeader | null = null;

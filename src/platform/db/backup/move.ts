@@ -1,12 +1,12 @@
 /**
- * Moves a store into an empty PostgreSQL database: a backup of it (one transaction's view, through a
- * temporary file) restored there in one transaction, then every table's row count and checksum
- * compared on both sides. `gaffer store move` runs it on a stopped store; a running embedded server
- * runs it on its own store (POST /api/system/store/move) with its writes paused for the copy.
+ * Moves a store into an empty PostgreSQL database: a backup of it (one transaction's view, held in
+ * memory gzipped — smaller than the rows the restore holds anyway — so that a move killed at any
+ * point leaves no copy of the company on disk) restored there in one transaction, then every table's
+ * row count and checksum compared on both sides. `gaffer store move` runs it on a stopped store; a
+ * running embedded server runs it on its own store (POST /api/system/store/move) with its writes
+ * paused for the copy.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { type Database, openDatabase } from '../client.js';
 import { dumpStore, tableChecksums } from './dump.js';
@@ -41,12 +41,17 @@ export const POSTGRES_URL = /^postgres(ql)?:\/\//;
 export const redactUrl = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
 export async function moveStore(source: Database, to: string, now: Date): Promise<MoveSummary> {
-  const dir = mkdtempSync(join(tmpdir(), 'gaffer-move-'));
-  const file = join(dir, 'store.jsonl.gz');
+  const gzipped: Buffer[] = [];
+  const memory = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      gzipped.push(chunk);
+      done();
+    },
+  });
+  await dumpStore(source, memory, now);
+  const backup = await readBackup(Readable.from(Buffer.concat(gzipped)));
   let target: Database | undefined;
   try {
-    await dumpStore(source, createWriteStream(file), now);
-    const backup = await readBackup(file);
     target = await openDatabase({ url: to, poolSize: 2, migrate: false });
     const summary = await restoreStore(target, backup).catch((error: unknown) => {
       throw error instanceof StoreNotEmptyError ? error : new MoveTargetError(error);
@@ -59,7 +64,6 @@ export async function moveStore(source: Database, to: string, now: Date): Promis
     return { rows: summary.rows, tables: summary.tables.length };
   } finally {
     await target?.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
