@@ -242,6 +242,7 @@ describe('gaffer backup and restore', () => {
       expect(failed.out).toContain('answered 422: the target database cannot be used: 42501');
       const before = acknowledged.length;
       await eventually(async () => expect(acknowledged.length).toBeGreaterThan(before + 2));
+      expect((await fetch(`${server.base}/ready`)).status).toBe(200);
 
       const moved = await moveTo(target.databaseUrl!);
       moving = false;
@@ -258,6 +259,13 @@ describe('gaffer backup and restore', () => {
         new Set(['store_read_only retry after 30']),
       );
       expect((await read('/api/tasks?limit=5')).status).toBe(200);
+      // …and is not ready any more, so a load balancer sends the traffic to the moved store's replicas.
+      const ready = await fetch(`${server.base}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({
+        status: 'degraded',
+        checks: { database: { ok: false, kind: 'pglite', error: 'takes no writes' } },
+      });
       const again = await runGaffer(['store', 'move', '--to', target.databaseUrl!], {
         GAFFER_DATA_DIR: embeddedDir,
         GAFFER_PORT: String(server.port),

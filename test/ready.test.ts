@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
+import { pauseWrites } from '../src/platform/db/backup/index.js';
+import { CEO_IDENTITY, staticToken } from '../src/platform/http/auth/index.js';
 import {
   createTestStores,
   type TestPlatform,
@@ -111,4 +113,36 @@ describe('/ready when a backing store goes away', () => {
     });
     expect(JSON.stringify(down.body)).not.toMatch(/select|Failed query|PGlite is closed/i);
   });
+
+  it.skipIf(!!testDatabaseUrl)(
+    'goes 503-degraded while the embedded store takes no writes (as after a move), and the doctor says why',
+    async () => {
+      stores = await createTestStores();
+      platform = await stores.platform();
+      gaffer = await buildApp(platform, { logger: false });
+      const headers = { 'x-agent-token': staticToken(platform.secret, CEO_IDENTITY) };
+      const doctorOnDatabase = async () => {
+        const response = await gaffer!.app.inject({ url: '/api/system/doctor', headers });
+        return (response.json().findings as { name: string }[]).find((f) => f.name === 'database');
+      };
+      expect((await ready()).status).toBe(200);
+
+      const resume = await pauseWrites(platform.database);
+      const down = await ready();
+      expect(down.status).toBe(503);
+      expect(down.body).toMatchObject({
+        status: 'degraded',
+        checks: { database: { ok: false, kind: 'pglite', error: 'takes no writes' }, cache: { ok: true } },
+      });
+      expect(await doctorOnDatabase()).toMatchObject({
+        status: 'fail',
+        detail: 'answers, but takes no writes (read-only)',
+        remedy: expect.stringContaining('GAFFER_DATABASE_URL'),
+      });
+
+      await resume();
+      expect((await ready()).status).toBe(200);
+      expect(await doctorOnDatabase()).toMatchObject({ status: 'ok' });
+    },
+  );
 });

@@ -4593,7 +4593,7 @@ export interface paths {
         };
         /**
          * Readiness: checks the database and the cache store
-         * @description 200 when both answer within GAFFER_READY_TIMEOUT_MS; 503 with a degraded payload otherwise.
+         * @description 200 when both answer within GAFFER_READY_TIMEOUT_MS and the database takes writes; 503 with a degraded payload otherwise (a read-only database — an embedded store moved to PostgreSQL, awaiting its restart — is not ready: route traffic elsewhere).
          */
         get: operations["getReady"];
         put?: never;
@@ -46835,7 +46835,7 @@ export interface operations {
                             database: {
                                 ok: boolean;
                                 latency_ms: number;
-                                /** @description `unreachable` or `no answer within N ms` */
+                                /** @description `unreachable`, `no answer within N ms`, or `takes no writes` (a read-only store) */
                                 error?: string;
                             } & {
                                 kind: string;
@@ -46843,7 +46843,7 @@ export interface operations {
                             cache: {
                                 ok: boolean;
                                 latency_ms: number;
-                                /** @description `unreachable` or `no answer within N ms` */
+                                /** @description `unreachable`, `no answer within N ms`, or `takes no writes` (a read-only store) */
                                 error?: string;
                             } & {
                                 mode: string;
@@ -46901,7 +46901,7 @@ export interface operations {
                             database: {
                                 ok: boolean;
                                 latency_ms: number;
-                                /** @description `unreachable` or `no answer within N ms` */
+                                /** @description `unreachable`, `no answer within N ms`, or `takes no writes` (a read-only store) */
                                 error?: string;
                             } & {
                                 kind: string;
@@ -46909,7 +46909,7 @@ export interface operations {
                             cache: {
                                 ok: boolean;
                                 latency_ms: number;
-                                /** @description `unreachable` or `no answer within N ms` */
+                                /** @description `unreachable`, `no answer within N ms`, or `takes no writes` (a read-only store) */
                                 error?: string;
                             } & {
                                 mode: string;

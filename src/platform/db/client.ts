@@ -15,7 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { StoreUnreachableError } from '../store-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
-import { isConnectionFailureCode, isDatabaseUnreachable } from './errors.js';
+import { isConnectionFailureCode, isDatabaseUnreachable, StoreReadOnlyError } from './errors.js';
 import { applyMigrations } from './migrate.js';
 import { buildPgliteTemplate, copyPgliteTemplate } from './pglite-template.js';
 import { shareTurns } from './pglite-turns.js';
@@ -65,10 +65,17 @@ export function perDatabase<T>(build: (db: Db) => T): (db: Db) => T {
   };
 }
 
+/** What a ping asks: whether a transaction begun now could write. */
+const READ_ONLY_QUERY = "select current_setting('transaction_read_only') as read_only";
+
 export interface Database {
   readonly db: Db;
   readonly kind: 'pglite' | 'postgres';
-  /** Resolves when a trivial query round-trips. */
+  /**
+   * Resolves when a trivial query round-trips and the store takes writes; rejects with
+   * StoreReadOnlyError when it answers but is read-only (an embedded store paused for its move to
+   * PostgreSQL, or a PostgreSQL standby).
+   */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -131,7 +138,8 @@ async function openPglite(dataDir: string | undefined, fromTemplate: boolean): P
     db,
     kind: 'pglite',
     async ping() {
-      await client.query('select 1');
+      const { rows } = await client.query<{ read_only: string }>(READ_ONLY_QUERY);
+      if (rows[0]?.read_only === 'on') throw new StoreReadOnlyError();
     },
     async close() {
       if (!client.closed) await client.close();
@@ -151,7 +159,8 @@ function openPostgres(url: string, poolSize: number): Database {
     db,
     kind: 'postgres',
     async ping() {
-      await db.execute(sql`select 1`);
+      const [row] = await queryRows<{ read_only: string }>(db, sql.raw(READ_ONLY_QUERY));
+      if (row?.read_only === 'on') throw new StoreReadOnlyError();
     },
     async close() {
       if (closed) return;

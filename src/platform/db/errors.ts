@@ -13,6 +13,15 @@ export function sqlState(error: unknown): string | undefined {
 export const isUniqueViolation = (error: unknown) => sqlState(error) === '23505';
 /** A write to a store that takes none: 25006 (the embedded store while and after it moves). */
 export const isReadOnlyStore = (error: unknown) => sqlState(error) === '25006';
+
+/** A ping's answer from a store that takes no writes (SQLSTATE 25006, as a write there would fail). */
+export class StoreReadOnlyError extends Error {
+  readonly code = '25006';
+  constructor() {
+    super('the store answers but takes no writes (transaction_read_only is on)');
+    this.name = 'StoreReadOnlyError';
+  }
+}
 /** A referenced row is still in use: 23503 (NO ACTION) or 23001 (ON DELETE RESTRICT). */
 export const isForeignKeyViolation = (error: unknown) => ['23503', '23001'].includes(sqlState(error) ?? '');
 

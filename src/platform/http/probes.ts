@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Platform } from '../context.js';
+import { isReadOnlyStore } from '../db/errors.js';
 import { agentSandbox, sandboxWarnings } from '../process/index.js';
 import { version } from '../version.js';
 import { sendError } from './conventions.js';
@@ -16,8 +17,12 @@ import { StringEnum } from './schema-types.js';
 const Check = Type.Object({
   ok: Type.Boolean(),
   latency_ms: Type.Number(),
-  /** `unreachable` or `no answer within N ms`; never a driver message. */
-  error: Type.Optional(Type.String({ description: '`unreachable` or `no answer within N ms`' })),
+  /** `unreachable`, `no answer within N ms` or `takes no writes`; never a driver message. */
+  error: Type.Optional(
+    Type.String({
+      description: '`unreachable`, `no answer within N ms`, or `takes no writes` (a read-only store)',
+    }),
+  ),
 });
 
 const ReadyBody = Type.Object({
@@ -30,7 +35,7 @@ const ReadyBody = Type.Object({
 
 /**
  * Runs one check within the timeout. The payload is unauthenticated, so a failure says only
- * `unreachable` or `no answer within N ms`; the driver's own words go to the log.
+ * `unreachable`, `no answer within N ms` or `takes no writes`; the driver's own words go to the log.
  */
 async function timedCheck(run: () => Promise<void>, timeoutMs: number, onFailure: (error: unknown) => void) {
   const started = performance.now();
@@ -46,7 +51,12 @@ async function timedCheck(run: () => Promise<void>, timeoutMs: number, onFailure
     return { ok: true, latency_ms: round(performance.now() - started) };
   } catch (error) {
     onFailure(error);
-    const message = error instanceof Error && error.message === timedOut ? timedOut : 'unreachable';
+    const message =
+      error instanceof Error && error.message === timedOut
+        ? timedOut
+        : isReadOnlyStore(error)
+          ? 'takes no writes'
+          : 'unreachable';
     return { ok: false, latency_ms: round(performance.now() - started), error: message };
   } finally {
     clearTimeout(timer);
@@ -110,7 +120,9 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
         tags: ['probes'],
         summary: 'Readiness: checks the database and the cache store',
         description:
-          '200 when both answer within GAFFER_READY_TIMEOUT_MS; 503 with a degraded payload otherwise.',
+          '200 when both answer within GAFFER_READY_TIMEOUT_MS and the database takes writes; 503 with a degraded ' +
+          'payload otherwise (a read-only database — an embedded store moved to PostgreSQL, awaiting its restart — ' +
+          'is not ready: route traffic elsewhere).',
         response: { 200: ReadyBody, 503: ReadyBody },
       },
     },

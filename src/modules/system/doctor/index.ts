@@ -3,6 +3,7 @@
  * PATH, its sandbox — plus the stores it holds and a probe of each configured model provider.
  */
 import type { Platform } from '../../../platform/context.js';
+import { isReadOnlyStore } from '../../../platform/db/errors.js';
 import { messageOf } from '../../../platform/message-of.js';
 import { agentSandbox, sandboxWarnings } from '../../../platform/process/index.js';
 import type { ProvidersModule } from '../../providers/index.js';
@@ -34,6 +35,15 @@ async function storeFinding(name: string, ping: () => Promise<void>): Promise<Do
     await ping();
     return { area: 'stores', name, status: 'ok', detail: 'answers', remedy: null };
   } catch (error) {
+    if (isReadOnlyStore(error)) {
+      return {
+        area: 'stores',
+        name,
+        status: 'fail',
+        detail: 'answers, but takes no writes (read-only)',
+        remedy: 'after `gaffer store move`, restart Gaffer with GAFFER_DATABASE_URL set to the new store',
+      };
+    }
     return {
       area: 'stores',
       name,
