@@ -2,7 +2,8 @@
  * `gaffer demo` as a person runs it: a real process on a temp data directory and port 0. It prints
  * the login URL, has registered the sample project and created the sample task for the main PM,
  * and the scripted company carries that task to the CEO's desk while the demo prints each move;
- * the approve command it prints works as printed; SIGTERM stops it cleanly.
+ * the request-changes command it prints sends the task round once more, and the approve command
+ * works as printed; SIGTERM stops it cleanly.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -110,6 +111,25 @@ describe('gaffer demo', () => {
     expect(sub.find((m) => m.verb === 'qa_pass')?.from).toBe('awaiting_qa');
     expect(output.indexOf(root.at(-1)!.line)).toBeLessThan(output.indexOf(approve));
 
+    // The printed request for changes sends it round again: the main PM delegates a revision, whose
+    // moves are printed too, and the task comes back before the CEO with the commands again.
+    const requestChanges = /or send it back for changes.*\n\s+(curl .+)\n/.exec(output)?.[1];
+    expect(requestChanges).toBeTruthy();
+    const { stdout: sent } = await promisify(execFile)('sh', ['-c', requestChanges!]);
+    expect(JSON.parse(sent)).toMatchObject({ id: taskId, status: 'needs_revision' });
+    await until(
+      'the task back before the CEO',
+      async () => (output.match(/awaits the CEO\. Approve and merge it/g)?.length === 2 ? true : undefined),
+      120_000,
+    ).catch((error) => {
+      throw new Error(`${error.message}; output:\n${output}`);
+    });
+    expect(output).toContain(`move: "${title}" awaiting_ceo_approval → needs_revision by ceo (ceo_reject)`);
+    expect(output).toMatch(
+      /^move: "Implement: Revision 1: Cell: Health endpoint for the sample shop" awaiting_qa → awaiting_documentation by \S+ \(qa_pass\)$/m,
+    );
+    expect((await get(`/api/tasks/${taskId}`)).json.status).toBe('awaiting_ceo_approval');
+
     // The printed command approves and merges, and the demo prints that move too.
     const { stdout } = await promisify(execFile)('sh', ['-c', approve]);
     expect(JSON.parse(stdout)).toMatchObject({ task: { id: taskId, status: 'completed' } });
@@ -127,5 +147,5 @@ describe('gaffer demo', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-  }, 200_000);
+  }, 330_000);
 });

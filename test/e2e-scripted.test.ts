@@ -4,7 +4,8 @@
  * The CEO creates one task for the main PM; from there only the dispatcher and the scripted agents
  * act — every step through the real gateway over HTTP — planning, delegating to the backend cell,
  * developing, QA (a "[fail]" title costs one revision), documenting, the PR gate, merging up the
- * chain — until the root awaits the CEO, whose approve-and-merge puts the work on `main`.
+ * chain — until the root awaits the CEO; the CEO's request for changes sends it round the pipeline
+ * once more (a second cell task), and then the CEO's approve-and-merge puts both rounds on `main`.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,17 +106,40 @@ describe('the scripted company end to end', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\[scripted\] be-dev-1: do\/commit task /));
     for (const line of lines) expect(line.startsWith('[scripted] ')).toBe(true);
 
-    // The CEO merges: the developer's file and the documenter's are on main.
+    // The CEO asks for changes: the main PM plans again and sends one more cell task down the
+    // pipeline; the root comes back to the CEO with both rounds' work on its branch.
+    const sentBack = await api('POST', `/api/tasks/${root}/request-changes`, {
+      reason: 'Answer with the build number as well, please.',
+    });
+    expect(sentBack.status, JSON.stringify(sentBack.json)).toBe(200);
+    expect(sentBack.json).toMatchObject({
+      status: 'needs_revision',
+      assigned_to: created.json.assigned_to,
+    });
+    await waitForStatus(root, 'awaiting_ceo_approval');
+    const rounds = (await api('GET', `/api/tasks?parent_task_id=${root}`)).json.tasks;
+    expect(rounds).toHaveLength(2);
+    const second = rounds.find((cell) => cell.id !== cells[0]!.id)!;
+    expect(second).toMatchObject({ status: 'completed', title: 'Revision 1: Cell: Health endpoint [fail]' });
+    const [secondLeaf] = (await api('GET', `/api/tasks?parent_task_id=${second.id}`)).json.tasks;
+    expect(secondLeaf).toMatchObject({
+      status: 'completed',
+      title: 'Implement: Revision 1: Cell: Health endpoint [fail]',
+    });
+    expect(await remoteGit(['rev-parse', 'refs/heads/main'])).toBe(mainBefore);
+
+    // The CEO merges: both rounds' files, the developers' and the documenters', are on main.
     const merged = await api('POST', `/api/tasks/${root}/approve-and-merge`);
     expect(merged.status, JSON.stringify(merged.json)).toBe(200);
     expect(merged.json.task.status).toBe('completed');
     const mainAfter = await remoteGit(['rev-parse', 'refs/heads/main']);
     expect(mainAfter).not.toBe(mainBefore);
     const files = (await remoteGit(['ls-tree', '-r', '--name-only', 'refs/heads/main'])).split('\n');
-    const id8 = leaf.id.slice(0, 8);
-    expect(files).toEqual(
-      expect.arrayContaining(['README.md', `scripted/${id8}.md`, `docs/scripted/${id8}.md`]),
-    );
+    const written = [leaf, secondLeaf!].flatMap(({ id }) => [
+      `scripted/${id.slice(0, 8)}.md`,
+      `docs/scripted/${id.slice(0, 8)}.md`,
+    ]);
+    expect(files).toEqual(expect.arrayContaining(['README.md', ...written]));
     const log = await remoteGit(['log', '--format=%s', 'refs/heads/main']);
     // The root lands as one commit named after it, on top of the seed.
     expect(log.split('\n').filter(Boolean)).toEqual([

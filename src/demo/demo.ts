@@ -11,7 +11,7 @@ import type { Config } from '../config.js';
 import { CEO_IDENTITY, expiringToken, loginUrl, staticToken } from '../platform/http/auth/index.js';
 import { type RunningServer, startServer } from '../server.js';
 import { ensureSampleRepository } from './sample-repo.js';
-import { approveCommand, type ReadApi, watchTaskMoves } from './task-moves.js';
+import { approveCommand, type ReadApi, requestChangesCommand, watchTaskMoves } from './task-moves.js';
 
 export const DEMO_PROJECT_SLUG = 'sample-shop';
 export const DEMO_TASK_TITLE = 'Health endpoint for the sample shop';
@@ -136,6 +136,8 @@ export async function runDemo(base: Config): Promise<number> {
           '',
           `The sample task awaits the CEO. Approve and merge it (the token is the CEO's, valid 24 hours):`,
           `  ${approveCommand(server.url, demo.taskId, token)}`,
+          'or send it back for changes (the main PM plans a revision, and it comes round again):',
+          `  ${requestChangesCommand(server.url, demo.taskId, token)}`,
           '',
         ].join('\n'),
       );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approveCommand, formatMove, isMove } from './task-moves.js';
+import { approveCommand, formatMove, isMove, requestChangesCommand } from './task-moves.js';
 
 const entry = (action: string, from: string | null, to: string | null) => ({
   id: 1,
@@ -27,9 +27,16 @@ describe('demo task moves', () => {
     );
   });
 
-  it('end with a command that approves and merges', () => {
+  it('end with a command that approves and merges, and one that asks for changes', () => {
     expect(approveCommand('http://127.0.0.1:1', 'id', 'tok')).toBe(
       "curl -fsS -X POST -H 'X-Agent-Token: tok' http://127.0.0.1:1/api/tasks/id/approve-and-merge",
     );
+    const request = requestChangesCommand('http://127.0.0.1:1', 'id', 'tok');
+    expect(request).toMatch(
+      /^curl -fsS -X POST -H 'X-Agent-Token: tok' -H 'Content-Type: application\/json' -d '(.+)' /,
+    );
+    expect(request.endsWith(' http://127.0.0.1:1/api/tasks/id/request-changes')).toBe(true);
+    const body = JSON.parse(/-d '(.+?)'/.exec(request)![1]!) as { reason: string };
+    expect(body.reason.length).toBeGreaterThanOrEqual(10);
   });
 });

@@ -32,6 +32,14 @@ export function approveCommand(baseUrl: string, taskId: string, ceoToken: string
   return `curl -fsS -X POST -H 'X-Agent-Token: ${ceoToken}' ${baseUrl}/api/tasks/${taskId}/approve-and-merge`;
 }
 
+/** The command a person runs to send `taskId` back for changes, saying what to change. */
+export function requestChangesCommand(baseUrl: string, taskId: string, ceoToken: string): string {
+  return (
+    `curl -fsS -X POST -H 'X-Agent-Token: ${ceoToken}' -H 'Content-Type: application/json' ` +
+    `-d '{"reason":"Say what to change, in ten characters or more."}' ${baseUrl}/api/tasks/${taskId}/request-changes`
+  );
+}
+
 /** Reads the API as the CEO (the demo's own server, in-process). */
 export type ReadApi = (url: string) => Promise<{ status: number; body: Record<string, unknown> }>;
 
@@ -39,7 +47,7 @@ export interface TaskMovesOptions {
   bus: EventBus;
   read: ReadApi;
   rootTaskId: string;
-  /** Called once, after the move that puts the root task before the CEO. */
+  /** Called after each move that puts the root task before the CEO (again after a requested rework). */
   onAwaitingCeo(): void;
   write(line: string): void;
 }
@@ -50,7 +58,6 @@ export function watchTaskMoves(options: TaskMovesOptions): { stop(): void; idle(
   const tracked = new Map<string, { title: string; seen: number }>();
   const unrelated = new Set<string>();
   const slugs = new Map<string, string>();
-  let announcedCeo = false;
   let queue = Promise.resolve();
 
   const agentName = async (id: string) => {
@@ -84,10 +91,8 @@ export function watchTaskMoves(options: TaskMovesOptions): { stop(): void; idle(
       if (entry.id <= state.seen) continue;
       state.seen = entry.id;
       if (isMove(entry)) write(formatMove(state.title, entry, await agentName(entry.actor_id)));
-      if (taskId === rootTaskId && entry.to_status === 'awaiting_ceo_approval' && !announcedCeo) {
-        announcedCeo = true;
-        options.onAwaitingCeo();
-      }
+      const arrives = entry.to_status === 'awaiting_ceo_approval' && entry.from_status !== entry.to_status;
+      if (taskId === rootTaskId && arrives) options.onAwaitingCeo();
     }
   };
 

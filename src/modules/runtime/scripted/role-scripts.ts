@@ -6,7 +6,9 @@
  * the work still converges; the documenter writes a doc file and commits it; the PR reviewer
  * passes the gate; a cell PM plans, delegates one leaf to its first developer, completes reviewed
  * leaves and submits the cell up; the main PM plans, delegates one cell task, submits the root and
- * hands it to the CEO). A step answers whether it moved the task; the run ends when one did not.
+ * hands it to the CEO). Work sent back to a PM (the CEO's request for changes) is planned again and
+ * one more subtask delegated for each round, so the revision is real work through the pipeline.
+ * A step answers whether it moved the task; the run ends when one did not.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -180,10 +182,13 @@ function cellPmFor(task: ScriptTask): string {
 /** A cell PM's first developer: `be-pm` → `be-dev-1` (the roster's naming). */
 const firstDeveloperOf = (pmSlug: string) => `${pmSlug.replace(/-pm$/, '')}-dev-1`;
 
-function delegation(ctx: StepContext, task: ScriptTask): Record<string, unknown> {
+/** The subtask of a round: round 0 delivers the task, each later one answers a request for changes. */
+function delegation(ctx: StepContext, task: ScriptTask, round: number): Record<string, unknown> {
   const criteria = criteriaOf(task)
     .slice(0, 7)
     .map((c) => c.slice(0, 200));
+  const revision = round === 0 ? '' : `Revision ${round}: `;
+  const answers = round === 0 ? '' : ` This round answers request for changes ${round}.`;
   const base = {
     task_id: task.id,
     nature: 'technical',
@@ -192,8 +197,8 @@ function delegation(ctx: StepContext, task: ScriptTask): Record<string, unknown>
   if (ctx.spec.agent.role === 'main_pm') {
     return {
       ...base,
-      title: `Cell: ${task.title}`.slice(0, 200),
-      description: `Deliver "${task.title}" in this cell (delegated by the scripted main PM).`,
+      title: `${revision}Cell: ${task.title}`.slice(0, 200),
+      description: `Deliver "${task.title}" in this cell (delegated by the scripted main PM).${answers}`,
       assigned_to: cellPmFor(task),
       task_type: 'planning',
       complexity: 'medium',
@@ -201,8 +206,8 @@ function delegation(ctx: StepContext, task: ScriptTask): Record<string, unknown>
   }
   return {
     ...base,
-    title: `Implement: ${task.title}`.slice(0, 200),
-    description: `Implement "${task.title}" (delegated by the scripted cell PM).`,
+    title: `${revision}Implement: ${task.title}`.slice(0, 200),
+    description: `Implement "${task.title}" (delegated by the scripted cell PM).${answers}`,
     assigned_to: firstDeveloperOf(ctx.spec.agent.slug),
     task_type: 'code',
     complexity: 'low',
@@ -216,6 +221,7 @@ const pm: RoleStep = async (ctx, task) => {
   switch (task.status) {
     case 'pending':
     case 'claimed':
+    case 'needs_revision':
       return (
         await client.verb('i_will_plan', {
           task_id: task.id,
@@ -235,7 +241,9 @@ const pm: RoleStep = async (ctx, task) => {
       return (await client.verb('resume', { task_id: task.id })).ok;
     case 'in_progress': {
       const subtasks = await client.subtasks(task.id);
-      if (subtasks.length === 0) return (await client.verb('delegate', delegation(ctx, task))).ok;
+      // One subtask for the task, and one more each time it came back for revision.
+      if (subtasks.length <= task.revision_count)
+        return (await client.verb('delegate', delegation(ctx, task, subtasks.length))).ok;
       if (subtasks.some((sub) => !TERMINAL.includes(sub.status))) {
         client.say(`waits for the subtasks of ${id8(task)}`);
         return false;
