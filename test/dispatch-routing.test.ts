@@ -4,11 +4,12 @@
  * task's worktree; a developer holding a task gets nothing new; the review queues go to the cell's
  * QA, documenter and PR reviewer, the root gate to its reviewer, a task awaiting PM review to the
  * cell PM (assigned to it), a planning task to the cell PM or the main PM (claimed for it); a task
- * event on the bus wakes the dispatcher without waiting for its interval.
+ * event on the bus wakes the dispatcher without waiting for its interval, and a stream of wakes runs
+ * a pass every quarter second at most.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PassSummary } from '../src/modules/dispatch/index.js';
+import { type PassSummary, WAKE_SPACING_MS } from '../src/modules/dispatch/index.js';
 import { type DispatchTestApp, startDispatchApp } from '../src/modules/dispatch/test-dispatch-app.js';
 import { eventually } from '../src/modules/runtime/test-fake-agents.js';
 import { tasks } from '../src/modules/tasks/schema.js';
@@ -155,5 +156,25 @@ describe('waking', () => {
     await publish('TASK_CREATED', { task_id: task.id });
     await eventually(() => runOf('be-dev-1')?.taskId === task.id);
     expect((await lastPass()).wake_count).toBeGreaterThan(before);
+  });
+
+  it('runs a stream of wakes as a pass every quarter second at most, not back to back', async () => {
+    const { dispatcher } = t.dispatch;
+    await dispatcher.idle();
+    const before = (await dispatcher.state()).passes;
+    const started = performance.now();
+    let wakes = 0;
+    while (performance.now() - started < 1000) {
+      dispatcher.wake();
+      wakes += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await dispatcher.idle();
+    const elapsed = performance.now() - started;
+    const passes = (await dispatcher.state()).passes - before;
+    // The first wake runs at once; each later pass waits WAKE_SPACING_MS after the one before began.
+    expect(passes).toBeGreaterThanOrEqual(2);
+    expect(passes).toBeLessThanOrEqual(Math.floor(elapsed / WAKE_SPACING_MS) + 1);
+    expect(wakes).toBeGreaterThan(passes * 5);
   });
 });

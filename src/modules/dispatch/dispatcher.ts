@@ -2,10 +2,13 @@
  * The dispatcher: the `dispatch.tick` scheduler loop (held by the `dispatch` pause scope) that
  * runs a dispatch pass on its interval and whenever it is woken — by a task transition, an agent
  * run ending, or the scope resuming. Wakes coalesce: at most one run-now is in flight; a wake that
- * arrives during a pass asks for exactly one more, run once the pass (and its lease) is over. A
- * wake that keeps finding another replica's pass under way is dropped after a moment: every replica
- * hears the same events, so that replica asks for its own next pass. Also keeps this replica's bookkeeping: the last pass, the counts, the agents the CEO
- * stopped (left alone for a while) and the agents whose spawn failed (backed off).
+ * arrives during a pass asks for exactly one more, run once the pass (and its lease) is over and at
+ * least WAKE_SPACING_MS after the last woken pass began — a stream of task changes (a burst of
+ * creates) runs a pass four times a second, not back to back; a wake after a quiet moment runs at
+ * once. A wake that keeps finding another replica's pass under way is dropped after a moment: every
+ * replica hears the same events, so that replica asks for its own next pass. Also keeps this
+ * replica's bookkeeping: the last pass, the counts, the agents the CEO stopped (left alone for a
+ * while) and the agents whose spawn failed (backed off).
  */
 import type { Clock } from '../../platform/clock.js';
 import type { Hold, PassOutcome, Scheduler } from '../../platform/scheduler/index.js';
@@ -18,6 +21,8 @@ export const DISPATCH_LOOP = 'dispatch.tick';
  * refusal and the kill of running agents on a kill pause all follow from this list.
  */
 export const DISPATCH_PAUSE_SCOPES: readonly PauseScope[] = ['dispatch'];
+/** The least time between the starts of two woken passes. */
+export const WAKE_SPACING_MS = 250;
 /** How often, and how far apart, a wake retries a run-now that found the loop busy. */
 const BUSY_RETRIES = 40;
 const BUSY_RETRY_MS = 25;
@@ -51,6 +56,8 @@ export class Dispatcher {
   #lastPass: PassSummary | null = null;
   #wanted = false;
   #pumping: Promise<void> | null = null;
+  /** When the last woken pass was asked for (performance.now()). */
+  #lastWokenAt = Number.NEGATIVE_INFINITY;
   #closed = false;
   #current: Promise<unknown> | null = null;
   readonly #stoppedByCeo = new Map<string, Date>();
@@ -91,6 +98,10 @@ export class Dispatcher {
   async #pump(): Promise<void> {
     try {
       while (this.#wanted && !this.#closed) {
+        const wait = this.#lastWokenAt + WAKE_SPACING_MS - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (this.#closed) break;
+        this.#lastWokenAt = performance.now();
         await this.#runNowWhenFree();
       }
     } finally {

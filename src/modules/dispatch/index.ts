@@ -25,7 +25,7 @@ export {
   type StalledTask,
 } from './breaker.js';
 export type { DispatchDeps } from './deps.js';
-export { DISPATCH_LOOP, DISPATCH_PAUSE_SCOPES, Dispatcher } from './dispatcher.js';
+export { DISPATCH_LOOP, DISPATCH_PAUSE_SCOPES, Dispatcher, WAKE_SPACING_MS } from './dispatcher.js';
 export { DISPATCH_DEFAULTS, type DispatchOptions, type ResolvedDispatchOptions } from './options.js';
 export type { PassSummary } from './pass.js';
 export { type CharterFacts, composePrompt } from './prompt.js';
