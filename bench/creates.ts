@@ -49,7 +49,12 @@
  *    prototype (one prepared statement writing task and event, the assignee from the cached
  *    roster) took the service alone from 1.25 to 0.53 ms of server CPU per create and the route
  *    from 1.7–1.9 to 1.1 ms (PostgreSQL CPU 0.9 → ~0.5 ms, commits 3.1 → 2.1), dispatcher off;
- *    on PGlite, alone, 7.6 → 5.2 ms.
+ *    on PGlite, alone, 7.6 → 5.2 ms. PARTLY FIXED 2026-11-29: the task, its cells' projects and its
+ *    audit row are now one statement (data-modifying CTEs, as a transition's write already was):
+ *    BEGIN, the event INSERT and COMMIT are gone; the Drizzle-built INSERT and the two checking
+ *    reads remain. The same day, before → after: PostgreSQL 696 → 829/s (0.23× → 0.31×; server CPU
+ *    1.3 → 1.05 ms a create; the service alone 1,195 → 1,427/s), PGlite 330 → 408/s (0.23× →
+ *    0.29×; server CPU 3.6 → 2.8 ms).
  * 3. HTTP itself (route minus the in-process service): ~0.45–0.65 ms of server CPU, mostly the
  *    response's socket write and the request's read, then the TaskView serialisation (~0.05 ms).
  * 4. Not costs: the guard, body scan included (off: 1.85–1.90 vs on 1.86–1.90 ms of server CPU;

@@ -68,12 +68,13 @@ export async function auditedUpdate(db: Db, write: AuditedUpdate): Promise<Versi
   return raw ? taskRowFromRaw(raw) : null;
 }
 
-function auditInsert(events: readonly AuditEvent[], at: SQL): SQL {
+/** The INSERT of `events` for the task row of the CTE named `from` (its id and status). */
+export function auditInsert(events: readonly AuditEvent[], at: SQL, from = 'updated'): SQL {
   const status = (value: string | null | undefined) => (value === undefined ? sql`status` : sql`${value}`);
   const rows = events.map(
     (event) => sql`select id, ${event.actorId}, ${event.actorRole}, ${event.action},
       ${status(event.fromStatus)}, ${status(event.toStatus)}, ${event.reason ?? null},
-      ${JSON.stringify(event.data ?? {})}::jsonb, ${at} from updated`,
+      ${JSON.stringify(event.data ?? {})}::jsonb, ${at} from ${sql.identifier(from)}`,
   );
   return sql`insert into ${taskEvents} (task_id, actor_id, actor_role, action, from_status, to_status, reason, data, created_at)
     ${sql.join(rows, sql` union all `)}`;

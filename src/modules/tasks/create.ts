@@ -1,8 +1,16 @@
+/**
+ * Creating a task: the actor's right to create for the team, the declaration's and the target's
+ * checks (parent, project or product, dependencies, assignee) answered together as one 422, then
+ * the task, its cells' projects and its `create` audit row written by one statement.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import { queryRows } from '../../platform/db/client.js';
 import type { FieldProblem } from '../../platform/http/errors.js';
 import { unprocessable } from '../../platform/http/errors.js';
 import type { Role } from '../lifecycle/index.js';
 import { existingProductIds } from '../products/index.js';
 import { existingProjectIds } from '../projects/index.js';
+import { auditInsert } from './audited-update.js';
 import type { TaskContext } from './context.js';
 import {
   childDepth,
@@ -14,7 +22,7 @@ import {
 } from './create-rules.js';
 import { notAuthorized } from './errors.js';
 import { taskCellProjects, tasks } from './schema.js';
-import { insertEvents, loadCellProjects, loadTask, taskBriefs } from './task-store.js';
+import { loadCellProjects, loadTask, taskBriefs, taskRowFromRaw } from './task-store.js';
 import { type Actor, type CreateTaskInput, TASK_LIMITS, type TaskRow } from './types.js';
 
 export async function createTask(
@@ -81,61 +89,70 @@ export async function createTask(
 
   const now = ctx.clock.now();
   const status = input.status ?? 'pending';
+  const source = input.source ?? 'manual';
   const cellProjects = target.kind === 'cell_projects' ? target.cellProjects : {};
-  const row = await ctx.db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(tasks)
-      .values({
-        title: input.title.trim(),
-        description: input.description,
-        acceptanceCriteria: withCriterionIds(input.acceptance_criteria),
-        status,
-        priority: input.priority ?? TASK_LIMITS.priorityDefault,
-        sequence: input.sequence ?? 0,
-        taskType: input.task_type,
-        nature: input.nature,
-        complexity: input.complexity,
-        team: input.team,
-        projectId: target.kind === 'project' ? target.projectId : null,
-        productId: target.kind === 'product' ? target.productId : null,
-        batchId: input.batch_id ?? null,
-        parentTaskId: parent?.id ?? null,
-        depth: depth.depth,
-        dependencyIds: input.dependency_ids ?? [],
-        intendsToTouch: input.intends_to_touch ?? [],
-        addsMigration: input.adds_migration ?? false,
-        touchesShared: input.touches_shared ?? false,
-        createdBy: actor.id,
-        assignedTo: assigneeId,
-        source: input.source ?? 'manual',
-        budgetUsd: input.budget_usd ?? null,
-        held: input.held ?? false,
-        confirmedByHuman: input.confirmed ?? false,
-        markers: input.markers ?? {},
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    const created = inserted!;
-    const cells = Object.entries(cellProjects);
-    if (cells.length > 0) {
-      await tx
-        .insert(taskCellProjects)
-        .values(cells.map(([team, projectId]) => ({ taskId: created.id, team, projectId })));
-    }
-    await insertEvents(tx, [
-      {
-        taskId: created.id,
-        actorId: actor.id,
-        actorRole: actor.role,
-        action: 'create',
-        fromStatus: null,
-        toStatus: status,
-        data: { source: created.source, ...(assigneeId ? { assigned_to: assigneeId } : {}) },
-        createdAt: now,
-      },
-    ]);
-    return created;
+  const insert = ctx.db.insert(tasks).values({
+    title: input.title.trim(),
+    description: input.description,
+    acceptanceCriteria: withCriterionIds(input.acceptance_criteria),
+    status,
+    priority: input.priority ?? TASK_LIMITS.priorityDefault,
+    sequence: input.sequence ?? 0,
+    taskType: input.task_type,
+    nature: input.nature,
+    complexity: input.complexity,
+    team: input.team,
+    projectId: target.kind === 'project' ? target.projectId : null,
+    productId: target.kind === 'product' ? target.productId : null,
+    batchId: input.batch_id ?? null,
+    parentTaskId: parent?.id ?? null,
+    depth: depth.depth,
+    dependencyIds: input.dependency_ids ?? [],
+    intendsToTouch: input.intends_to_touch ?? [],
+    addsMigration: input.adds_migration ?? false,
+    touchesShared: input.touches_shared ?? false,
+    createdBy: actor.id,
+    assignedTo: assigneeId,
+    source,
+    budgetUsd: input.budget_usd ?? null,
+    held: input.held ?? false,
+    confirmedByHuman: input.confirmed ?? false,
+    markers: input.markers ?? {},
+    createdAt: now,
+    updatedAt: now,
   });
+  // One statement, all of it or nothing: the task, its cells' projects and its `create` audit row.
+  const parts: SQL[] = [
+    sql`created as (${insert.getSQL()} returning *)`,
+    sql`audit as (${auditInsert(
+      [
+        {
+          actorId: actor.id,
+          actorRole: actor.role,
+          action: 'create',
+          fromStatus: null,
+          data: { source, ...(assigneeId ? { assigned_to: assigneeId } : {}) },
+        },
+      ],
+      sql`${now.toISOString()}::timestamptz`,
+      'created',
+    )})`,
+  ];
+  const cells = Object.entries(cellProjects);
+  if (cells.length > 0) {
+    const values = sql.join(
+      cells.map(([team, projectId]) => sql`(${team}, ${projectId}::uuid)`),
+      sql`, `,
+    );
+    parts.push(
+      sql`cells as (insert into ${taskCellProjects} (task_id, team, project_id)
+        select created.id, cell.team, cell.project_id from created, (values ${values}) as cell (team, project_id))`,
+    );
+  }
+  const [raw] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`with ${sql.join(parts, sql`, `)} select * from created`,
+  );
+  const row = taskRowFromRaw(raw!);
   return { row, cellProjects };
 }
