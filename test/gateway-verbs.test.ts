@@ -204,6 +204,21 @@ describe('PM housekeeping', () => {
       await pm.verb('declare_coverage', { task_id: child, criteria: ['GET /health answers 200'] }),
     );
     expect((dataOf(declared).parent_ac_refs as string[]).length).toBe(1);
+
+    // The PM re-reads its task through the gateway (its only way in from the sandbox), subtasks included.
+    const read = ok(await pm.tool('read_task', { task_id: parent }));
+    expect(dataOf(read)).toMatchObject({
+      task: { id: parent, status: 'in_progress', assigned_to: rosterMember('be-pm').id },
+      subtasks: [
+        { id: child, title: 'Add the endpoint', status: 'pending', assigned_to: rosterMember('be-dev-1').id },
+      ],
+    });
+    expect(ok(await agentClient(t, 'be-dev-1').tool('read_task', { task_id: child })).data).toMatchObject({
+      task: { id: child, acceptance_criteria: [{ text: 'GET /health answers 200' }] },
+      subtasks: [],
+    });
+    // Another cell's agent may not read it.
+    rejected(await agentClient(t, 'fe-dev-1').tool('read_task', { task_id: parent }), 'not_authorized');
   });
 
   it('keeps notes on the task and syncs the branch', async () => {

@@ -3,11 +3,14 @@
  * documenter, on the task they hold the claim of; the git port validates and cleans the message
  * and adds the `[id8] ` prefix, refusing a subject that says nothing), note (the journal, or the role's hand-off
  * section), dm (agent-to-agent: the open conversation with that agent, else a new one), read_a2a
- * (unread messages, marked read), evidence and report_usage (tokens the agent spent on its own
- * model calls, into the usage ledger).
+ * (unread messages, marked read), read_task (a task of the caller's team as it stands, with its
+ * subtasks: agents read through the gateway only — the domain routes are not reachable from their
+ * sandbox), evidence and report_usage (tokens the agent spent on its own model calls, into the usage
+ * ledger).
  */
 import { isUuid } from '../../platform/ids.js';
 import { teamMatches } from '../lifecycle/index.js';
+import type { TaskView } from '../tasks/index.js';
 import { readInboxes } from './briefing.js';
 import type { VerbCall, VerbResult } from './context.js';
 import { taskOf } from './context.js';
@@ -49,16 +52,7 @@ async function note(call: VerbCall<DoToolInput<'note'>>): Promise<VerbResult> {
   const { actor, s } = call;
   const { input } = call;
   const task = taskOf(call);
-  if (!teamMatches(actor.role, actor.team, task.team)) {
-    throw reject(
-      'not_authorized',
-      `a ${actor.role} of team ${actor.team ?? 'none'} may not write on a ${task.team} task`,
-      'Write on tasks of your own team.',
-      {
-        reason: 'team_mismatch',
-      },
-    );
-  }
+  requireTeam(call, task, 'write on');
   const scope = input.scope ?? 'note';
   const text = input.text.trim();
   const updated =
@@ -131,6 +125,53 @@ async function readA2a(call: VerbCall<DoToolInput<'read_a2a'>>): Promise<VerbRes
   return { task: null, data: { conversations }, ...(inboxes && ids.length === 0 ? { inboxes } : {}) };
 }
 
+/** The caller's team must own the task (org-wide roles read every team's), as for notes. */
+function requireTeam(call: VerbCall, task: TaskView, verb: string): void {
+  const { actor } = call;
+  if (teamMatches(actor.role, actor.team, task.team)) return;
+  throw reject(
+    'not_authorized',
+    `a ${actor.role} of team ${actor.team ?? 'none'} may not ${verb} a ${task.team} task`,
+    'Work on tasks of your own team.',
+    { reason: 'team_mismatch' },
+  );
+}
+
+/** Subtasks listed at most (a PM's delegation stays far below). */
+const SUBTASKS_SHOWN = 100;
+
+async function readTask(call: VerbCall): Promise<VerbResult> {
+  const task = taskOf(call);
+  requireTeam(call, task, 'read');
+  const { tasks: subtasks } = await call.s.tasks.list({ parent_task_id: task.id, limit: SUBTASKS_SHOWN });
+  return {
+    task,
+    data: {
+      task: {
+        id: task.id,
+        title: task.title,
+        description: task.description,
+        status: task.status,
+        team: task.team,
+        assigned_to: task.assigned_to,
+        active_claimant_id: task.active_claimant_id,
+        parent_task_id: task.parent_task_id,
+        acceptance_criteria: task.acceptance_criteria,
+        branch_name: task.branch_name,
+        pr_created: task.pr_created,
+        pr_url: task.pr_url,
+        revision_count: task.revision_count,
+      },
+      subtasks: subtasks.map((sub) => ({
+        id: sub.id,
+        title: sub.title,
+        status: sub.status,
+        assigned_to: sub.assigned_to,
+      })),
+    },
+  };
+}
+
 async function evidence(call: VerbCall): Promise<VerbResult> {
   const task = taskOf(call);
   return { task, evidence: await assembleEvidence(call.s, task, { priorFindings: true }) };
@@ -166,6 +207,7 @@ export const DO_TOOL_DEFINITIONS: { readonly [T in DoTool]: DoToolDefinition<T> 
   note: { run: note },
   dm: { run: dm },
   read_a2a: { run: readA2a, breaker: 'exit' },
+  read_task: { run: readTask, breaker: 'exit' },
   evidence: { run: evidence, breaker: 'exit' },
   report_usage: { run: reportUsage },
 };

@@ -17,7 +17,15 @@ import { verbEntry } from './verbs/index.js';
 export const verbInputSchema = (route: GatewayRoute, verb: string): TObject | undefined =>
   verbEntry(route, verb)?.input;
 
-export const DO_TOOLS = ['commit', 'note', 'dm', 'read_a2a', 'evidence', 'report_usage'] as const;
+export const DO_TOOLS = [
+  'commit',
+  'note',
+  'dm',
+  'read_a2a',
+  'read_task',
+  'evidence',
+  'report_usage',
+] as const;
 export type DoTool = (typeof DO_TOOLS)[number];
 export const isDoTool = (value: unknown): value is DoTool =>
   typeof value === 'string' && (DO_TOOLS as readonly string[]).includes(value);
@@ -76,6 +84,9 @@ const DO_TOOL_INPUTS = {
       ),
     },
     'Read your direct messages (marks them read).',
+  ),
+  read_task: taskOnly(
+    'Read a task of your team as it stands now: its status, who holds it, its acceptance criteria, branch and pull request, and its subtasks.',
   ),
   evidence: taskOnly('The evidence of a task: diff summary, commits, files changed, findings.'),
   report_usage: Input(
