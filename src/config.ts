@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { AllowEntryError, parseAllowEntry } from './platform/process/network-allow.js';
 
 export class ConfigError extends Error {
   constructor(
@@ -36,6 +37,28 @@ function int(
     description,
     parse(raw) {
       if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(env, `expected a whole number, got "${raw}"`);
+      const value = Number(raw);
+      if (value < min || value > max)
+        throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
+      return value;
+    },
+  };
+}
+
+/** A positive decimal number, or unset (the caller's default, which depends on the machine). */
+function optionalDecimal(
+  env: string,
+  min: number,
+  max: number,
+  description: string,
+): Setting<number | undefined> {
+  return {
+    env,
+    defaultValue: undefined,
+    description,
+    parse(raw) {
+      if (raw.trim() === '') return undefined;
+      if (!/^\d+(\.\d+)?$/.test(raw.trim())) throw new ConfigError(env, `expected a number, got "${raw}"`);
       const value = Number(raw);
       if (value < min || value > max)
         throw new ConfigError(env, `must be between ${min} and ${max}, got ${value}`);
@@ -628,7 +651,48 @@ export const settings = {
   ),
   agentSandboxRead: fsPathList(
     'GAFFER_AGENT_SANDBOX_READ',
-    'Directories (or files) every sandboxed agent may also read, for a CLI installed outside /usr (say ~/.local/lib/node_modules).',
+    "Directories (or files) every sandboxed agent may also read. A CLI installed outside /usr needs none: each run binds the CLI's own install (followed from its name on the PATH) by itself; only one that lies directly in the home, the data directory or a folder holding one is refused, naming the path to add here.",
+  ),
+  agentNetworkAllow: commaList(
+    'GAFFER_AGENT_NETWORK_ALLOW',
+    [],
+    'Where every sandboxed agent (and dependency-update command) may reach besides its model and its gateway: comma-separated host names, addresses (IPv6 in brackets), each optionally with `:port`, or `*.` and a domain — e.g. `registry.npmjs.org,*.pythonhosted.org:443`. Projects add their own on the Budget & Ops card. A name that resolves to a loopback, private, link-local or host address is still refused unless that address is listed.',
+    (item) => {
+      try {
+        parseAllowEntry(item);
+        return null;
+      } catch (error) {
+        if (error instanceof AllowEntryError) return `is not an allowlist entry: ${error.why}`;
+        throw error;
+      }
+    },
+  ),
+  agentMaxProcesses: int(
+    'GAFFER_AGENT_MAX_PROCESSES',
+    512,
+    16,
+    1_000_000,
+    'Processes (and threads: the kernel counts both) one agent run or dependency-update command may have alive at once; a fork past it stops the run, recorded failed with the limit.',
+  ),
+  agentMemoryMb: int(
+    'GAFFER_AGENT_MEMORY_MB',
+    4096,
+    64,
+    16_777_216,
+    'Memory (MB, no swap beyond it) one agent run or dependency-update command may use; past it the run is stopped and recorded failed with the limit.',
+  ),
+  agentCpuCores: optionalDecimal(
+    'GAFFER_AGENT_CPU_CORES',
+    0.01,
+    4096,
+    'CPU share of one agent run, in cores (1.5 = one and a half). Unset: all cores but one, so the server always keeps one.',
+  ),
+  agentMaxRunSeconds: int(
+    'GAFFER_AGENT_MAX_RUN_SECONDS',
+    3600,
+    10,
+    604_800,
+    'Wall time of one agent run: past it the run is stopped (SIGTERM, then SIGKILL after GAFFER_KILL_GRACE_SECONDS) and recorded failed with the limit. Limits need cgroups (v2 delegated, or v1 as root); elsewhere rlimits apply, best effort, and /health says so.',
   ),
   agentPassEnv: str(
     'GAFFER_AGENT_PASS_ENV',

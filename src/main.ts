@@ -105,10 +105,16 @@ async function start(config: Config): Promise<number> {
     running.platform.secret,
     new Date(),
   );
-  const { agentSandbox, sandboxWarnings } = await import('./platform/process/index.js');
+  const { agentSandbox, probeRunLimits, runLimitsWarnings, sandboxWarnings } = await import(
+    './platform/process/index.js'
+  );
   const [warning] = sandboxWarnings(await agentSandbox(config).state());
-  const agents = warning ? `WARNING: ${warning}` : 'Agents run sandboxed (bubblewrap).';
-  if (warning) running.app.log.warn(warning);
+  const [limitsWarning] = runLimitsWarnings(await probeRunLimits());
+  const agents = [
+    warning ? `WARNING: ${warning}` : 'Agents run sandboxed (bubblewrap), each with a network of its own.',
+    ...(limitsWarning ? [`WARNING: ${limitsWarning}`] : []),
+  ].join('\n');
+  for (const said of [warning, limitsWarning]) if (said) running.app.log.warn(said);
   process.stdout.write(
     `\nGaffer is running at ${running.url}\nOpen the panel: ${login}\nAPI docs: ${running.url}/docs\n${agents}\n\n`,
   );

@@ -7,7 +7,9 @@
  * The scripted model plays a developer who has read a prompt injection: first it hunts with the
  * CLI's own Bash tool for the server's secrets, data and other agents' work, pushes to `main` and
  * signals the server (test/fixtures/sandbox-attack-agent.mjs `hunt`, plus the one-liner that found
- * the server's environment before the sandbox) — every attempt fails. Then it does an honest turn
+ * the server's environment before the sandbox), and tries the network — PostgreSQL, Redis, the
+ * server's internal routes, another loopback service, names the egress proxy must refuse — every
+ * attempt fails, and each refusal of the proxy is on the run's record. Then it does an honest turn
  * as a real model does: it loads Gaffer's tools through `ToolSearch` where the CLI defers them,
  * claims the task with a plan, writes a file with the CLI's `Write` tool, commits, opens the pull
  * request and submits. The task reaches `awaiting_qa` with the file on its branch, the usage the
@@ -42,6 +44,7 @@ import {
   startFakeLlm,
 } from './support/fake-llm/index.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
+import { expectedRefusals, type NetworkTargets, networkTargets } from './support/network-targets.js';
 import { eventually, type Replica } from './support/replicas.js';
 
 const ATTACKER = join(CHECKOUT, 'test/fixtures/sandbox-attack-agent.mjs');
@@ -59,6 +62,7 @@ interface Targets {
   checkout: string;
   gaffer: readonly string[];
   base: string;
+  network: NetworkTargets;
 }
 
 /** The text of a tool_result block as the CLI sent it back. */
@@ -181,19 +185,31 @@ async function cliReportedCost(server: Replica, slug: string): Promise<number> {
   return total;
 }
 
+/** The refusals of the network fence on the agent's runs, as `host:port — reason` lines. */
+async function blockedOf(server: Replica, slug: string): Promise<string[]> {
+  const { runs } = (await (await server.asCeo(`/api/stream/${slug}`)).json()) as {
+    runs: { blocked: { host: string; port: number; reason: string }[] }[];
+  };
+  return runs.flatMap((run) => run.blocked.map((b) => `${b.host}:${b.port} — ${b.reason}`));
+}
+
 describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', () => {
   let fake: FakeLlm;
   let cli: CliCompany;
   let developer: ScriptedDeveloper;
+  let network: Awaited<ReturnType<typeof networkTargets>>;
   const replies = new AgentReplies();
 
   beforeAll(async () => {
     fake = await startFakeLlm({ apiKey: 'test-key' });
+    network = await networkTargets();
     cli = await startCliCompany('claude', {
+      // The model is reachable from the sandbox because it is the CLI's model endpoint.
       ANTHROPIC_BASE_URL: fake.url,
       ANTHROPIC_API_KEY: 'test-key',
       // The hunt's script (and the MCP client beside it) is readable in the sandbox.
       GAFFER_AGENT_SANDBOX_READ: join(CHECKOUT, 'test/fixtures'),
+      GAFFER_AGENT_NETWORK_ALLOW: network.allow,
     });
     const { dataDir } = cli.server;
     // The embedded default keeps the generated secret here; another agent's worktree lies beside.
@@ -210,6 +226,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
       checkout: CHECKOUT,
       gaffer: GAFFER_COMMAND,
       base: cli.server.base,
+      network: network.targets,
     }));
     fake.converse(replies.wrap((request) => developer.answer(request)));
   }, 90_000);
@@ -229,6 +246,7 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
   afterAll(async () => {
     await cli?.close();
     await fake?.close();
+    network?.close();
   });
 
   it('fails every attempt of the hunt, then claims, writes, commits, opens the PR and submits', async () => {
@@ -258,6 +276,17 @@ describe.skipIf(!bwrap.ok)('the real Claude Code CLI as a sandboxed developer', 
     expect(reached, hunt!.text).toEqual([]);
     expect(existsSync(join(server.dataDir, 'pwned'))).toBe(false);
     expect(await cli.remoteGit(['rev-parse', 'main'])).toBe(mainBefore);
+    expect(attempts!.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['postgres', 'redis', 'server-metrics', 'proxy-connect-not-allowed']),
+    );
+    const blocked = await eventually(async () => {
+      const lines = await blockedOf(server, 'be-dev-1');
+      for (const refusal of expectedRefusals(network.targets)) {
+        expect(lines).toContainEqual(typeof refusal === 'string' ? refusal : expect.stringMatching(refusal));
+      }
+      return lines;
+    });
+    expect(blocked.length).toBeGreaterThanOrEqual(4);
 
     // The CLI offered the developer its role's tools and Gaffer's, nothing else (no sub-agents, no
     // web); had it deferred Gaffer's behind ToolSearch, the model found them there. Each answered ok.

@@ -48,6 +48,7 @@ describe('creating and reading projects', () => {
       ci_watch_workflow: 'ci.yml',
       dep_update_command: null,
       dep_update_paths: null,
+      agent_network_allow: [],
       monthly_budget_usd: null,
       has_git_token: false,
       is_active: true,
@@ -244,6 +245,103 @@ describe('changing projects', () => {
     const renamed = await call('PATCH', `/api/projects/${id}`, { slug: 'service' });
     expect(json<Project>(renamed).slug).toBe('service');
     expect((await call('PATCH', '/api/projects/service', { name: null })).statusCode).toBe(422);
+  });
+});
+
+describe("the agents' network allowlist", () => {
+  let id: string;
+  const read = async () => json<Project>(await call('GET', `/api/projects/${id}`));
+  const messages = (response: Parameters<typeof json>[0]) =>
+    (json<ErrorBody>(response).error.details ?? []).map((d) => `${d.field} ${d.message}`);
+
+  beforeAll(async () => {
+    const response = await create({
+      slug: 'py',
+      name: 'Py',
+      git_url: repo('py'),
+      agent_network_allow: ['  pypi.org ', 'files.pythonhosted.org', '', 'PYPI.org'],
+    });
+    expect(response.statusCode).toBe(201);
+    id = json<Project>(response).id;
+  });
+
+  it('stores a good list trimmed and without repeats, in the order given, and GET returns it', async () => {
+    expect((await read()).agent_network_allow).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    const response = await call('PATCH', `/api/projects/${id}`, {
+      agent_network_allow: [
+        ' registry.npmjs.org',
+        '*.pythonhosted.org',
+        '203.0.113.7:8443',
+        '[2001:db8::1]:443',
+        'registry.npmjs.org ',
+        'pypi.org',
+      ],
+    });
+    expect(response.statusCode).toBe(200);
+    const stored = [
+      'registry.npmjs.org',
+      '*.pythonhosted.org',
+      '203.0.113.7:8443',
+      '[2001:db8::1]:443',
+      'pypi.org',
+    ];
+    expect(json<Project>(response).agent_network_allow).toEqual(stored);
+    expect((await read()).agent_network_allow).toEqual(stored);
+    const listed = json<{ projects: Project[] }>(await call('GET', '/api/projects')).projects;
+    expect(listed.find((p) => p.id === id)?.agent_network_allow).toEqual(stored);
+  });
+
+  it('refuses a scheme, a CIDR range and a path with a 422 naming each entry, and changes nothing', async () => {
+    const before = await read();
+    const response = await call('PATCH', `/api/projects/${id}`, {
+      name: 'Renamed',
+      agent_network_allow: ['pypi.org', 'https://registry.npmjs.org', '10.0.0.0/8', 'pypi.org/simple'],
+    });
+    expect(response.statusCode).toBe(422);
+    expect(json<ErrorBody>(response).error.code).toBe('validation_failed');
+    expect(messages(response)).toEqual([
+      expect.stringMatching(/^body\.agent_network_allow "https:\/\/registry\.npmjs\.org": .*scheme/),
+      expect.stringMatching(/^body\.agent_network_allow "10\.0\.0\.0\/8": .*CIDR/),
+      expect.stringMatching(/^body\.agent_network_allow "pypi\.org\/simple": .*path/),
+    ]);
+    expect(await read()).toEqual(before);
+  });
+
+  it('refuses more than 100 entries, and a bad entry on create', async () => {
+    const before = await read();
+    const many = Array.from({ length: 101 }, (_, i) => `mirror-${i}.example.org`);
+    const tooMany = await call('PATCH', `/api/projects/${id}`, { agent_network_allow: many });
+    expect(tooMany.statusCode).toBe(422);
+    expect(messages(tooMany)).toEqual(['body.agent_network_allow must NOT have more than 100 items']);
+    expect(await read()).toEqual(before);
+    const hundred = await call('PATCH', `/api/projects/${id}`, { agent_network_allow: many.slice(0, 100) });
+    expect(json<Project>(hundred).agent_network_allow).toHaveLength(100);
+
+    const bad = await create({ slug: 'py2', name: 'P', git_url: repo('py2'), agent_network_allow: ['*'] });
+    expect(bad.statusCode).toBe(422);
+    expect(fields(bad)).toEqual(['body.agent_network_allow']);
+    expect((await call('GET', '/api/projects/py2')).statusCode).toBe(404);
+  });
+
+  it('clears with [], and refuses null or a string with a 422', async () => {
+    await call('PATCH', `/api/projects/${id}`, { agent_network_allow: ['pypi.org'] });
+    const emptied = await call('PATCH', `/api/projects/${id}`, { agent_network_allow: [] });
+    expect(json<Project>(emptied).agent_network_allow).toEqual([]);
+    for (const wrong of [null, 'pypi.org']) {
+      const refused = await call('PATCH', `/api/projects/${id}`, { agent_network_allow: wrong });
+      expect(refused.statusCode).toBe(422);
+      expect(fields(refused)).toEqual(['body.agent_network_allow']);
+    }
+  });
+
+  it('is what the runtime reads for the project (ProjectsService.agentNetworkAllow)', async () => {
+    await call('PATCH', `/api/projects/${id}`, {
+      agent_network_allow: ['pypi.org', 'files.pythonhosted.org'],
+    });
+    const service = t.modules.projects.service;
+    expect(await service.agentNetworkAllow(id)).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    expect((await service.get(id)).agentNetworkAllow).toEqual(['pypi.org', 'files.pythonhosted.org']);
+    expect(await service.agentNetworkAllow('00000000-0000-0000-0000-00000000abcd')).toEqual([]);
   });
 });
 

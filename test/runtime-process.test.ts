@@ -133,15 +133,19 @@ describe('the process runtime', () => {
     ]);
     expect(realpathSync(report.cwd)).toBe(realpathSync(t.workspace));
     expect(report.env).toMatchObject({
+      // The gateway door on the sandbox's own loopback, at the gateway's port.
       GAFFER_GATEWAY_URL: 'http://127.0.0.1:8420',
       GAFFER_AGENT_ID: spec.agent.id,
       GAFFER_AGENT_SLUG: 'be-dev-1',
       GAFFER_AGENT_ROLE: 'developer',
       GAFFER_AGENT_TEAM: 'backend',
-      GAFFER_AGENT_TOKEN: 'token-of-be-dev-1',
+      // The door adds the token to each gateway call: it never enters the sandbox.
+      GAFFER_AGENT_TOKEN: '',
       GAFFER_TASK_ID: task.id,
       PATH: process.env.PATH,
+      HTTPS_PROXY: 'http://127.0.0.1:3128',
     });
+    expect(JSON.stringify(report.env)).not.toContain('token-of-be-dev-1');
     expect(report.env.GAFFER_RUN_ID).toMatch(/^[0-9a-f-]{36}$/);
     expect(
       Object.keys(report.env)

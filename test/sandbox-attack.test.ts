@@ -5,6 +5,12 @@
  * the server — and then plays an honest developer's turn over MCP. The same hunt runs as a
  * project's dep_update_command through the dependency-update probe.
  *
+ * The network half of the hunt (fixtures/network-hunt.mjs) tries PostgreSQL and Redis on
+ * 127.0.0.1 (the real servers when they run here, stand-ins on loopback otherwise), the server's
+ * own port (`/metrics`, `/_guard/status`, `/ws/system`, `/api/tasks` with the run's token), another
+ * loopback service, and through the egress proxy a name that is not allowed (HTTP and CONNECT),
+ * PostgreSQL, and an allowed name that resolves to this host — each refusal on the run's record.
+ *
  * With GAFFER_AGENT_SANDBOX=on every attempt fails and the turn completes; with `off` the same
  * attempts succeed (so it is the sandbox that stops them) and /health says so.
  */
@@ -26,6 +32,7 @@ import {
   startListeningCompany,
 } from './support/e2e.js';
 import { GAFFER_COMMAND } from './support/gaffer-cli.js';
+import { expectedRefusals, type NetworkTargets, networkTargets } from './support/network-targets.js';
 
 const CHECKOUT = fileURLToPath(new URL('..', import.meta.url));
 const ATTACKER = join(CHECKOUT, 'test/fixtures/sandbox-attack-agent.mjs');
@@ -43,8 +50,17 @@ const ATTACKS = [
   'checkout',
   'ceo-token',
 ];
+const NETWORK_ATTACKS = [
+  'postgres',
+  'redis',
+  'server-metrics',
+  'guard-status',
+  'ws-system',
+  'api-tasks',
+  'loopback-other',
+];
 /** What an unsandboxed agent reaches here: everything but the secret in an environ (the test's server has none). */
-const REACHED_WITHOUT_SANDBOX = ATTACKS.filter((name) => name !== 'proc-environ');
+const REACHED_WITHOUT_SANDBOX = [...ATTACKS.filter((name) => name !== 'proc-environ'), ...NETWORK_ATTACKS];
 
 const bwrap = await probeSandbox();
 if (!bwrap.ok) console.warn(`SKIPPED the sandbox attack suite: ${bwrap.reason}`);
@@ -69,12 +85,16 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
   (mode) => {
     let company: ListeningCompany;
     let dataDir: string;
+    let hunt: Awaited<ReturnType<typeof networkTargets>>;
+    let network: NetworkTargets;
     const api = apiClient<Answer>(
       () => company.base,
       () => company.ceoHeaders,
     );
 
     beforeAll(async () => {
+      hunt = await networkTargets();
+      network = hunt.targets;
       company = await startListeningCompany(
         `gaffer-sandbox-${mode}-`,
         {
@@ -83,6 +103,7 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
           agentCommandCustom: COMMAND,
           agentSandbox: mode,
           agentSandboxRead: [FIXTURES],
+          agentNetworkAllow: [hunt.allow],
           dispatchEnabled: false,
           killGraceSeconds: 2,
         },
@@ -96,7 +117,10 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
       writeFileSync(join(other, 'secret.txt'), 'fe-dev-1 private work\n');
     }, 60_000);
 
-    afterAll(() => company?.close());
+    afterAll(async () => {
+      await company?.close();
+      hunt?.close();
+    });
 
     it(`${mode === 'on' ? 'fails every attempt' : 'reaches what the sandbox would keep out'}, and the developer's turn still completes`, async () => {
       const developer = rosterMember('be-dev-1');
@@ -116,6 +140,7 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
         checkout: CHECKOUT,
         gaffer: GAFFER_COMMAND,
         base: company.base,
+        network,
       };
       const spawned = await api('POST', `/api/orchestrator/agents/${developer.slug}/spawn`, {
         task_id: task.id,
@@ -140,6 +165,7 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
         expect(json.branch_name).toBeTruthy();
         const files = await company.remoteGit(['ls-tree', '-r', '--name-only', json.branch_name!]);
         expect(files.split('\n')).toContain('notes-sandbox.md');
+        await expectRefusalsRecorded(developer.slug, spawned.json.run.run_id);
       } else {
         expect(reached.sort(), printed).toEqual([...REACHED_WITHOUT_SANDBOX].sort());
         expect(readFileSync(join(dataDir, 'pwned'), 'utf8')).toBe('pwned');
@@ -221,6 +247,27 @@ describe.skipIf(!bwrap.ok).each<SandboxMode>(['on', 'off'])(
           /agents run unsandboxed and can read the server's auth secret/,
         );
     });
+
+    /** The run's record and transcript name each refusal of the egress proxy, and /metrics counts them. */
+    async function expectRefusalsRecorded(slug: string, runId: string): Promise<void> {
+      const { json } = await api('GET', `/api/stream/${slug}/runs/${runId}`);
+      const record = json.run as unknown as {
+        blocked: { host: string; port: number; reason: string }[];
+        blocked_total: number;
+      };
+      const blocked = record.blocked.map((b) => `${b.host}:${b.port} — ${b.reason}`);
+      for (const refusal of expectedRefusals(network)) {
+        expect(blocked, JSON.stringify(record)).toContainEqual(
+          typeof refusal === 'string' ? refusal : expect.stringMatching(refusal),
+        );
+      }
+      expect(record.blocked_total).toBeGreaterThanOrEqual(4);
+      const notes = json.chunks.filter((chunk) => chunk.stream === 'system').map((chunk) => chunk.text);
+      expect(notes.join('\n')).toContain(`blocked: 127.0.0.1:${network.postgresPort} — not on the allowlist`);
+      const metrics = await (await fetch(`${company.base}/metrics`)).text();
+      const notAllowed = /gaffer_agent_network_refusals_total\{kind="not_allowed"\} (\d+)/.exec(metrics)?.[1];
+      expect(Number(notAllowed)).toBeGreaterThanOrEqual(3);
+    }
 
     /** Everything the run printed on stdout, once it has ended. */
     async function printedWhenEnded(slug: string, runId: string): Promise<string> {

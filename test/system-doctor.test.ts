@@ -1,14 +1,21 @@
 /**
  * GET /api/system/doctor on the real app and stores: the stores answer, no provider connected is a
  * warning, a connected provider that refuses its key fails with a remedy and makes the report not
- * ok; only the CEO may ask. `gaffer doctor` prints the same table (src/cli/doctor.ts).
+ * ok; only the CEO may ask. `gaffer doctor` prints the same table (src/cli/doctor.ts). The agent
+ * CLI the runtime starts, installed under the home of the server's user, is bound into the sandbox
+ * by itself (ok, saying what is bound) — or, lying in that home itself, fails with the path to add
+ * to GAFFER_AGENT_SANDBOX_READ. The limits agent runs get are reported beside the runtime.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp, type Gaffer } from '../src/app.js';
 import { doctorTable } from '../src/cli/doctor.js';
 import type { DoctorReport } from '../src/modules/system/index.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
+import { probeSandbox } from '../src/platform/process/index.js';
 import { type FakeLlm, startFakeLlm } from './support/fake-llm/index.js';
 import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
 
@@ -31,8 +38,8 @@ afterAll(async () => {
 });
 
 const ceoToken = () => staticToken(platform.secret, CEO_IDENTITY);
-const doctor = async () => {
-  const response = await gaffer.app.inject({
+const doctor = async (app: Gaffer = gaffer) => {
+  const response = await app.app.inject({
     method: 'GET',
     url: '/api/system/doctor',
     headers: { 'x-agent-token': ceoToken() },
@@ -95,5 +102,82 @@ describe('the doctor on a running server', () => {
   it('answers only the CEO', async () => {
     const response = await gaffer.app.inject({ method: 'GET', url: '/api/system/doctor' });
     expect(response.statusCode).toBe(401);
+  });
+});
+
+const bwrap = await probeSandbox();
+
+describe.skipIf(!bwrap.ok)('the agent CLI the runtime starts, as the agent sandbox sees it', () => {
+  let claudeApp: Gaffer;
+  const scratch = mkdtempSync(join(tmpdir(), 'gaffer-doctor-home-'));
+  /** The home of the server's user, as the doctor is told it ($HOME): never bound into a sandbox. */
+  const home = join(scratch, 'home');
+  const CLAUDE = '#!/bin/sh\necho "2.1.332 (Claude Code)"\n';
+
+  beforeAll(async () => {
+    const claudePlatform = await stores.platform({
+      config: { agentRuntime: 'process', agentProvider: 'claude', agentSandbox: 'on' },
+    });
+    claudeApp = await buildApp(claudePlatform, { logger: false });
+    await claudeApp.app.ready();
+  });
+  afterAll(async () => {
+    vi.unstubAllEnvs();
+    await claudeApp?.app.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  const claudeFinding = (report: DoctorReport) =>
+    report.findings.find((f) => f.area === 'agent_cli' && f.name === 'claude');
+
+  it("binds Claude Code's own install under the home by itself, and says so", async () => {
+    const versions = join(home, '.local/share/claude/versions');
+    mkdirSync(versions, { recursive: true });
+    writeFileSync(join(versions, '2.1.332'), CLAUDE);
+    chmodSync(join(versions, '2.1.332'), 0o755);
+    mkdirSync(join(home, '.local/bin'), { recursive: true });
+    symlinkSync('../share/claude/versions/2.1.332', join(home, '.local/bin/claude'));
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('PATH', `${join(home, '.local/bin')}:${process.env.PATH}`);
+
+    const report = await doctor(claudeApp);
+    const claude = claudeFinding(report);
+    expect(claude, JSON.stringify(report.findings)).toMatchObject({ status: 'ok', remedy: null });
+    expect(claude!.detail).toContain('claude 2.1.332 (the tested version), in use');
+    expect(claude!.detail).toContain(
+      `installed at ${join(home, '.local/bin/claude')} → ${join(versions, '2.1.332')}, outside the system: ` +
+        `the sandbox binds ${versions} read-only for it by itself`,
+    );
+    expect(claude!.add_to_sandbox_read).toBeUndefined();
+    // The limits its runs get, beside the runtime: whole-run cgroups, or a warning with what to change.
+    const limits = report.findings.find((f) => f.area === 'runtime' && f.name === 'limits');
+    if (limits?.status === 'ok')
+      expect(limits.detail).toMatch(/^runs limited by cgroup v[12] \(processes, memory/);
+    else expect(limits).toMatchObject({ status: 'warn', remedy: expect.stringContaining('Delegate=yes') });
+  });
+
+  it('fails a CLI lying in the home itself, naming the path to add to GAFFER_AGENT_SANDBOX_READ', async () => {
+    unlinkSync(join(home, '.local/bin/claude'));
+    writeFileSync(join(home, 'claude'), CLAUDE);
+    chmodSync(join(home, 'claude'), 0o755);
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('PATH', `${home}:${process.env.PATH}`);
+
+    const report = await doctor(claudeApp);
+    const claude = claudeFinding(report);
+    expect(claude, JSON.stringify(report.findings)).toMatchObject({
+      status: 'fail',
+      add_to_sandbox_read: join(home, 'claude'),
+      remedy: expect.stringContaining(
+        `add ${join(home, 'claude')} to GAFFER_AGENT_SANDBOX_READ and restart Gaffer`,
+      ),
+    });
+    expect(claude!.detail).toBe(
+      `claude 2.1.332: the agent sandbox cannot bind claude (installed at ${join(home, 'claude')}): ` +
+        `its folder ${home} is the home of the server's user, so no agent on it starts`,
+    );
+    expect(report.ok).toBe(false);
+    expect(doctorTable(report)).toMatch(
+      /^FAIL {2}agent_cli claude +claude 2\.1\.332: the agent sandbox cannot bind/m,
+    );
   });
 });

@@ -2,6 +2,7 @@
  * Projects in a real browser against a real server and the fake forge: the list, creating a project
  * (checked before sending; the server's 409 next to the slug), the Budget & Ops card saved (read
  * back over the API) and a bad lockfile path answered by the server's 422 next to its field, the
+ * agents' network allowlist (kept across a reload; each refused entry named under the field), the
  * ladder, the write-only git token (set / not set, never the value; clear asks first), and the
  * CI-watch cycle history showing a real cycle that opened a fix task. Each page passes axe.
  */
@@ -118,6 +119,42 @@ describe.skipIf(!chromiumAvailable)('projects', () => {
     await screenshot(page, 'project-budget-ops-422');
     await expectAccessible(page);
     await card.getByRole('button', { name: 'Discard changes' }).click();
+  }, 120_000);
+
+  it('keeps the agents’ network allowlist across a reload and names each entry the server refuses', async () => {
+    await openProjectPage('billing');
+    const card = page.getByTestId('budget-ops-card');
+    const allowlist = card.getByLabel('Agent network allowlist');
+    await allowlist.waitFor();
+    await card.getByText('Hosts agents of this project may reach besides their model').waitFor();
+    expect(await allowlist.inputValue()).toBe('');
+
+    // One per line or comma-separated; stored trimmed and without repeats.
+    await allowlist.fill('registry.npmjs.org\n pypi.org, files.pythonhosted.org\n\nPYPI.org');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('Saved.').waitFor();
+    const stored = ['registry.npmjs.org', 'pypi.org', 'files.pythonhosted.org'];
+    expect((await project('billing')).agent_network_allow).toEqual(stored);
+    await page.reload();
+    await allowlist.waitFor();
+    expect(await allowlist.inputValue()).toBe(stored.join('\n'));
+
+    // Entries the proxy would not understand: each named under the field, one per line; nothing saved.
+    await allowlist.fill('registry.npmjs.org\nhttps://pypi.org/simple\n10.0.0.0/8');
+    await card.getByRole('button', { name: 'Save' }).click();
+    const error = card.getByTestId('error-agent_network_allow');
+    await error.waitFor();
+    const lines = (await error.innerText()).split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^"https:\/\/pypi\.org\/simple": .*without a scheme/),
+      expect.stringMatching(/^"10\.0\.0\.0\/8": .*CIDR ranges are not supported/),
+    ]);
+    expect(await allowlist.getAttribute('aria-invalid')).toBe('true');
+    expect((await project('billing')).agent_network_allow).toEqual(stored);
+    await screenshot(page, 'project-agent-network-allow-422');
+    await expectAccessible(page);
+    await card.getByRole('button', { name: 'Discard changes' }).click();
+    expect(await allowlist.inputValue()).toBe(stored.join('\n'));
   }, 120_000);
 
   it('edits the environment ladder and keeps the git token write-only', async () => {

@@ -15,7 +15,7 @@ import { GitRunner, gitText, openRepo } from '../../src/platform/git/index.js';
 import { seedBareRemote, tempDirs } from '../../src/platform/git/test-support.js';
 import { CEO_IDENTITY } from '../../src/platform/http/auth/identity.js';
 import { staticToken } from '../../src/platform/http/auth/tokens.js';
-import { agentSandbox } from '../../src/platform/process/index.js';
+import { agentRunLimits, agentSandbox } from '../../src/platform/process/index.js';
 import { GAFFER_COMMAND } from './gaffer-cli.js';
 import { createTestStores, type TestPlatform } from './stores.js';
 
@@ -100,6 +100,8 @@ export function registerBuiltGafferRuntime(gaffer: Gaffer, platform: TestPlatfor
       providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
       gafferCommand: [...GAFFER_COMMAND],
       sandbox: agentSandbox(config),
+      networkAllow: config.agentNetworkAllow,
+      limits: agentRunLimits(config),
     }),
   );
 }

@@ -1814,7 +1814,7 @@ export interface paths {
         };
         /**
          * What this server has and what it misses
-         * @description The runtime in force and its sandbox, git, each agent CLI on the server’s PATH (its version against the tested one), the stores, and a probe of each connected model provider — each with a remedy when something is wrong. `gaffer doctor` prints the same table.
+         * @description The runtime in force, its sandbox and the limits its runs get, git, each agent CLI on the server’s PATH (its version against the tested one; for the one the runtime starts, whether the agent sandbox can bind its install), the stores, and a probe of each connected model provider — each with a remedy when something is wrong. `gaffer doctor` prints the same table.
          */
         get: operations["getSystemDoctor"];
         put?: never;
@@ -2833,7 +2833,7 @@ export interface paths {
         put?: never;
         /**
          * Content tools: commit, note, dm, read_a2a, evidence
-         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, evidence, report_usage — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
+         * @description Body `{tool, ...}`. Tools: commit, note, dm, read_a2a, read_task, evidence, report_usage — every agent role, except commit (developer, documenter only). Answers the gateway envelope (HTTP 200).
          */
         post: operations["callDoTool"];
         delete?: never;
@@ -4536,7 +4536,7 @@ export interface paths {
         };
         /**
          * Liveness: 200 once the app is up
-         * @description Also says whether agents run sandboxed; `warnings` is not empty while they cannot (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here).
+         * @description Also says whether agents run sandboxed and what holds their runs to their limits; `warnings` is not empty while agents run unsandboxed (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here) or their runs are bounded only by rlimits (no cgroup can be made here).
          */
         get: operations["getHealth"];
         put?: never;
@@ -14573,6 +14573,8 @@ export interface operations {
                             ci_watch_workflow: string;
                             dep_update_command: string | null;
                             dep_update_paths: string | null;
+                            /** @description Hosts the agents of this project may reach besides their model; [] = none. */
+                            agent_network_allow: string[];
                             monthly_budget_usd: number | null;
                             /** @description Whether a git token is stored; the token itself is never returned. */
                             has_git_token: boolean;
@@ -14720,6 +14722,8 @@ export interface operations {
                     dep_update_command?: string | null;
                     /** @description Comma-separated lockfile paths, relative, without `..`; null = inferred from the package manager. */
                     dep_update_paths?: string | null;
+                    /** @description Hosts the agents of this project may reach through the egress proxy besides their model: package registries and the like (`registry.npmjs.org`, `pypi.org`, `files.pythonhosted.org`), added to the operator's global list. Each entry is a host name, an address (IPv6 in brackets), or `*.` and a domain (every name under it), each optionally with `:port` — e.g. `registry.npmjs.org`, `*.pythonhosted.org`, `203.0.113.7:8443`, `[2001:db8::1]:443`. No scheme, path, credentials or CIDR range: each such entry is a 422 naming it and why. At most 100 entries; stored trimmed, without repeats, in the order given. [] = none. A listed name that resolves to a loopback, private or link-local address is still refused unless that address is listed too. */
+                    agent_network_allow?: string[];
                     /** @description Monthly budget in USD (> 0); null = none. */
                     monthly_budget_usd?: number | null;
                     /** @description Inactive projects are left out of lists by default. */
@@ -14771,6 +14775,8 @@ export interface operations {
                         ci_watch_workflow: string;
                         dep_update_command: string | null;
                         dep_update_paths: string | null;
+                        /** @description Hosts the agents of this project may reach besides their model; [] = none. */
+                        agent_network_allow: string[];
                         monthly_budget_usd: number | null;
                         /** @description Whether a git token is stored; the token itself is never returned. */
                         has_git_token: boolean;
@@ -14928,6 +14934,8 @@ export interface operations {
                         ci_watch_workflow: string;
                         dep_update_command: string | null;
                         dep_update_paths: string | null;
+                        /** @description Hosts the agents of this project may reach besides their model; [] = none. */
+                        agent_network_allow: string[];
                         monthly_budget_usd: number | null;
                         /** @description Whether a git token is stored; the token itself is never returned. */
                         has_git_token: boolean;
@@ -15185,6 +15193,8 @@ export interface operations {
                     dep_update_command?: string | null;
                     /** @description Comma-separated lockfile paths, relative, without `..`; null = inferred from the package manager. */
                     dep_update_paths?: string | null;
+                    /** @description Hosts the agents of this project may reach through the egress proxy besides their model: package registries and the like (`registry.npmjs.org`, `pypi.org`, `files.pythonhosted.org`), added to the operator's global list. Each entry is a host name, an address (IPv6 in brackets), or `*.` and a domain (every name under it), each optionally with `:port` — e.g. `registry.npmjs.org`, `*.pythonhosted.org`, `203.0.113.7:8443`, `[2001:db8::1]:443`. No scheme, path, credentials or CIDR range: each such entry is a 422 naming it and why. At most 100 entries; stored trimmed, without repeats, in the order given. [] = none. A listed name that resolves to a loopback, private or link-local address is still refused unless that address is listed too. */
+                    agent_network_allow?: string[];
                     /** @description Monthly budget in USD (> 0); null = none. */
                     monthly_budget_usd?: number | null;
                     /** @description Inactive projects are left out of lists by default. */
@@ -15236,6 +15246,8 @@ export interface operations {
                         ci_watch_workflow: string;
                         dep_update_command: string | null;
                         dep_update_paths: string | null;
+                        /** @description Hosts the agents of this project may reach besides their model; [] = none. */
+                        agent_network_allow: string[];
                         monthly_budget_usd: number | null;
                         /** @description Whether a git token is stored; the token itself is never returned. */
                         has_git_token: boolean;
@@ -20034,6 +20046,23 @@ export interface operations {
                             dropped_bytes: number;
                             /** @description The transcript reached its cap; later output was streamed only. */
                             truncated: boolean;
+                            /** @description Destinations the run’s network fence refused, each distinct one once, in the order first tried (filled in when the run ends; the transcript has each as it happens). */
+                            blocked: {
+                                /** @description The host name or address the run tried to reach. */
+                                host: string;
+                                port: number;
+                                /** @description Why it was refused, e.g. `not on the allowlist`, `resolves to 10.0.0.5, a private address`. */
+                                reason: string;
+                                /** @description How often the run tried it. */
+                                count: number;
+                            }[];
+                            /** @description Every refusal of the run, distinct or not. */
+                            blocked_total: number;
+                            /**
+                             * @description The run limit that stopped the run (GAFFER_AGENT_MAX_PROCESSES, GAFFER_AGENT_MEMORY_MB, GAFFER_AGENT_MAX_RUN_SECONDS); null when none did.
+                             * @enum {string|null}
+                             */
+                            limit_hit: "processes" | "memory" | "wall_time" | null;
                         }[];
                     };
                 };
@@ -20200,6 +20229,23 @@ export interface operations {
                             dropped_bytes: number;
                             /** @description The transcript reached its cap; later output was streamed only. */
                             truncated: boolean;
+                            /** @description Destinations the run’s network fence refused, each distinct one once, in the order first tried (filled in when the run ends; the transcript has each as it happens). */
+                            blocked: {
+                                /** @description The host name or address the run tried to reach. */
+                                host: string;
+                                port: number;
+                                /** @description Why it was refused, e.g. `not on the allowlist`, `resolves to 10.0.0.5, a private address`. */
+                                reason: string;
+                                /** @description How often the run tried it. */
+                                count: number;
+                            }[];
+                            /** @description Every refusal of the run, distinct or not. */
+                            blocked_total: number;
+                            /**
+                             * @description The run limit that stopped the run (GAFFER_AGENT_MAX_PROCESSES, GAFFER_AGENT_MEMORY_MB, GAFFER_AGENT_MAX_RUN_SECONDS); null when none did.
+                             * @enum {string|null}
+                             */
+                            limit_hit: "processes" | "memory" | "wall_time" | null;
                         };
                         chunks: {
                             /** @description Position in the run, from 1. */
@@ -20582,6 +20628,8 @@ export interface operations {
                             detail: string;
                             /** @description What to do about it; null when nothing is. */
                             remedy: string | null;
+                            /** @description Set on the agent CLI the runtime starts when the agent sandbox cannot bind its install by itself (it lies in the home of the server’s user, the data directory or a folder holding one): the path to add to GAFFER_AGENT_SANDBOX_READ. */
+                            add_to_sandbox_read?: string;
                         }[];
                     };
                 };
@@ -31202,6 +31250,14 @@ export interface operations {
                      * @default 20
                      */
                     limit?: number;
+                } | {
+                    /** @enum {string} */
+                    tool: "read_task";
+                    /**
+                     * Format: uuid
+                     * @description The task’s full 36-character UUID (the `task_id` of the last envelope).
+                     */
+                    task_id: string;
                 } | {
                     /** @enum {string} */
                     tool: "evidence";
@@ -46657,6 +46713,17 @@ export interface operations {
                             /** @description a sandbox can be made here (false while off) */
                             ready: boolean;
                             /** @description why none can be made, while on */
+                            reason: string | null;
+                        };
+                        run_limits: {
+                            /**
+                             * @description what holds each agent run to its limits: a cgroup (v2 delegated, or v1 as root), or rlimits
+                             * @enum {string}
+                             */
+                            mechanism: "cgroup2" | "cgroup1" | "rlimits";
+                            /** @description a cgroup holds every run to all its limits */
+                            ready: boolean;
+                            /** @description why no cgroup can be made here (only rlimits apply, best effort) */
                             reason: string | null;
                         };
                         warnings: string[];

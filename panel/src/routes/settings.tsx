@@ -33,7 +33,7 @@ export default function SettingsPage() {
           <ModelRouting />
           <Section
             title="Agent CLIs"
-            description="What the runtime starts for each agent, and each built-in CLI on the server's PATH against the version its template is tested with."
+            description="What the runtime starts for each agent and the limits its runs get, each built-in CLI on the server's PATH against the version its template is tested with, and whether the agent sandbox can see the one in use."
           >
             <DoctorTable areas={['runtime', 'agent_cli', 'git']} />
           </Section>

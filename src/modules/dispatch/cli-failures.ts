@@ -1,12 +1,14 @@
 /**
- * An agent CLI that fails as it starts — its executable is missing, it rejects the command line
- * the template gave it, its key is refused (read off its output: runtime's cli-auth-failures.ts) —
- * fails every spawn the same way. The dispatcher backs
- * such an agent off (dispatcher.ts) instead of respawning it at once, and the CEO gets one
- * notification per cause (per provider and message, across replicas: the shared cache decides who
- * sends it) that quotes the CLI's own words and says what to do.
+ * An agent CLI that fails as it starts — its executable is missing, it is installed where the
+ * agent sandbox cannot bind it, it rejects the command line the template gave it, its key is
+ * refused (read off its output: runtime's cli-auth-failures.ts) — fails every spawn the same way.
+ * The dispatcher backs such an agent off (dispatcher.ts) instead of respawning it at once, whether
+ * the spawn itself threw or the run started and failed, and the CEO gets one notification per
+ * cause (per provider and message, across replicas: the shared cache decides who sends it) that
+ * quotes the CLI's own words and says what to do.
  */
 import type { Cache } from '../../platform/cache/types.js';
+import { AppError } from '../../platform/http/errors.js';
 import type { EndedRun } from '../runtime/index.js';
 
 /** A failed run that ended this soon after it started failed on start. */
@@ -21,6 +23,27 @@ export interface CliFailure {
   provider: string;
   /** What went wrong, in the CLI's words where it said any (its last stderr line). */
   cause: string;
+  /** What to do, when the failure said it (the path to add to GAFFER_AGENT_SANDBOX_READ); else by the cause. */
+  remedy?: string | null;
+}
+
+/**
+ * Spawn errors that mean the CLI cannot be started at all, so every spawn of it throws the same:
+ * not on the PATH, or installed where the sandbox cannot bind it (the 503 names the path to add).
+ */
+const CLI_START_CODES = new Set(['agent_cli_unavailable', 'agent_cli_outside_sandbox']);
+
+/** The failure a spawn that threw stands for, when it is the CLI's own (the provider as the error names it). */
+export function cliStartFailure(
+  error: unknown,
+): { cause: string; remedy: string | null; provider: string | null } | null {
+  if (!(error instanceof AppError) || !CLI_START_CODES.has(error.code)) return null;
+  const provider = (error.details as { provider?: unknown } | undefined)?.provider;
+  return {
+    cause: error.message,
+    remedy: error.code === 'agent_cli_outside_sandbox' && error.remediate ? sentence(error.remediate) : null,
+    provider: typeof provider === 'string' ? provider : null,
+  };
 }
 
 /**
@@ -31,6 +54,9 @@ export function failedOnStart(ended: EndedRun): boolean {
   if (ended.exit.outcome !== 'failed') return false;
   return ended.refused !== null || ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS;
 }
+
+const sentence = (text: string) =>
+  `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
 
 /** What the CEO can do about a cause, by what it says. */
 export function remedyFor(provider: string, cause: string): string {
@@ -69,7 +95,7 @@ export class CliFailureNotices {
     await this.deps.notifyCeo(
       `The ${failure.provider} agent CLI fails as it starts`,
       `${failure.agentSlug}'s ${failure.provider} run failed on start: ${failure.cause}\n\n` +
-        `${remedyFor(failure.provider, failure.cause)}\n\n` +
+        `${failure.remedy ?? remedyFor(failure.provider, failure.cause)}\n\n` +
         'Agents on it are backed off between tries; this cause is not told again for a day.',
       failure.taskId,
     );

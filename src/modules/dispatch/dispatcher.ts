@@ -39,7 +39,7 @@ export interface DispatcherDeps {
   tickIntervalSeconds: number;
   manualStopHoldSeconds: number;
   /** The pass's dependencies, less what the dispatcher supplies itself. */
-  pass: Omit<PassDeps, 'isUnavailable' | 'spawnFailed' | 'spawnSucceeded'>;
+  pass: Omit<PassDeps, 'isUnavailable' | 'spawnFailed' | 'cliStartFailed' | 'spawnSucceeded'>;
 }
 
 export interface DispatcherState {
@@ -148,6 +148,7 @@ export class Dispatcher {
         ...this.deps.pass,
         isUnavailable: (agentId) => this.isUnavailable(agentId),
         spawnFailed: (agentId) => this.#spawnFailed(agentId),
+        cliStartFailed: (agentId) => this.runFailedOnStart(agentId),
         spawnSucceeded: (agentId) => this.#backoff.delete(agentId),
       },
       signal,
@@ -185,7 +186,10 @@ export class Dispatcher {
     return !!backoff && backoff.until > now;
   }
 
-  /** A run of the agent failed as it started: its next spawn waits, twice as long each time in a row. */
+  /**
+   * A run of the agent failed as it started, or its spawn threw because its CLI cannot be started:
+   * its next spawn waits, twice as long each time in a row.
+   */
   runFailedOnStart(agentId: string): void {
     const failures = (this.#startFailures.get(agentId) ?? 0) + 1;
     this.#startFailures.set(agentId, failures);

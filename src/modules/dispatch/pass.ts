@@ -18,7 +18,7 @@ import type { UsageService } from '../usage/index.js';
 import { alertCeo } from './actions.js';
 import { breakerVerdict, type RespawnTracker } from './breaker.js';
 import { type Candidate, loadCandidates, overBudget, projectBudgets } from './candidates.js';
-import type { CliFailure } from './cli-failures.js';
+import { type CliFailure, cliStartFailure } from './cli-failures.js';
 import { composePrompt } from './prompt.js';
 import {
   type DispatchAgent,
@@ -65,6 +65,8 @@ export interface PassDeps {
   /** Agents whose provider is parked (rate limited), with the provider: nothing is started for them. */
   parkedAgents?(): Promise<ReadonlyMap<string, string>>;
   spawnFailed(agentId: string): void;
+  /** The spawn threw because the agent's CLI cannot be started at all: backed off as a run failed on start. */
+  cliStartFailed(agentId: string): void;
   /** The agent CLI could not be started at all (cli-failures.ts). */
   cliFailed?(failure: CliFailure): void;
   spawnSucceeded(agentId: string): void;
@@ -199,10 +201,21 @@ async function dispatchRoute(
       run_id: result.agent.runId,
     });
   } catch (error) {
-    deps.spawnFailed(agent.id);
-    if (error instanceof AppError && error.code === 'agent_cli_unavailable') {
-      const provider = (error.details as { provider?: string } | undefined)?.provider ?? 'agent';
-      deps.cliFailed?.({ agentSlug: agent.slug, taskId: task.id, provider, cause: error.message });
+    // A CLI missing or out of the sandbox's sight throws on every spawn: the CEO hears it in this
+    // pass, and the agent waits as long as one whose run failed on start (not just a tick).
+    const cli = cliStartFailure(error);
+    if (cli) {
+      deps.cliStartFailed(agent.id);
+      const provider = cli.provider ?? deps.spawner.settings.provider;
+      deps.cliFailed?.({
+        agentSlug: agent.slug,
+        taskId: task.id,
+        provider,
+        cause: cli.cause,
+        remedy: cli.remedy,
+      });
+    } else {
+      deps.spawnFailed(agent.id);
     }
     summary.errors.push({ task_id: task.id, agent_id: agent.id, message: failureText(error) });
   }

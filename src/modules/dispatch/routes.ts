@@ -67,7 +67,9 @@ export function registerOrchestratorDispatchRoutes(app: FastifyInstance, orchest
           409: errorResponse('`dispatch_paused`, `already_running` (with the run), or `agent_retired`.'),
           422: invalid,
           503: errorResponse(
-            'The agent CLI is not installed (`agent_cli_unavailable`) or the server is closing.',
+            'The agent CLI is not installed (`agent_cli_unavailable`); it is installed where the agent sandbox cannot bind it ' +
+              '(`agent_cli_outside_sandbox`, details `add_to_sandbox_read`: the path to add to GAFFER_AGENT_SANDBOX_READ); ' +
+              'no sandbox can be made here (`agent_sandbox_unavailable`); or the server is closing.',
           ),
           ...authErrorResponses,
         },

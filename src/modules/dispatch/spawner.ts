@@ -54,7 +54,7 @@ export class AgentSpawner {
     agent: DispatchAgent,
     task: TaskRow | null,
     signal?: AbortSignal,
-  ): Promise<{ path: string; gitDir: string | null }> {
+  ): Promise<{ path: string; gitDir: string | null; networkAllow: readonly string[] }> {
     if (task?.projectId) {
       const project = await this.deps.projects.find(task.projectId);
       if (project) {
@@ -64,12 +64,16 @@ export class AgentSpawner {
           agent: { slug: agent.slug, role: agent.role, team: agent.team },
           signal,
         });
-        return { path: prepared.path, gitDir: join(prepared.clonePath, '.git') };
+        return {
+          path: prepared.path,
+          gitDir: join(prepared.clonePath, '.git'),
+          networkAllow: project.agentNetworkAllow,
+        };
       }
     }
     const dir = join(this.deps.settings.scratchRoot, agent.slug);
     await mkdir(dir, { recursive: true });
-    return { path: dir, gitDir: null };
+    return { path: dir, gitDir: null, networkAllow: [] };
   }
 
   /** Starts the agent on `task` with `prompt` (or returns its running run). */
@@ -99,6 +103,7 @@ export class AgentSpawner {
       provider: settings.provider,
       gatewayUrl: settings.gatewayUrl,
       token,
+      networkAllow: workspace.networkAllow,
     });
   }
 }

@@ -3,6 +3,7 @@ import { type TSchema, Type } from 'typebox';
 import { Offset, StringEnum } from '../../platform/http/schema-types.js';
 import { DELIVERY_CELLS } from '../agents/index.js';
 import { GIT_PROVIDERS } from './git-url.js';
+import { MAX_AGENT_NETWORK_ALLOW } from './rules.js';
 
 export const TAGS = ['projects'];
 
@@ -42,6 +43,16 @@ const GitToken = Nullable(
   'Write-only: stored encrypted, never returned (see `has_git_token`). On update: null or absent keeps it, "" ' +
     'clears it, a value replaces it.',
 );
+
+const AGENT_NETWORK_ALLOW_DESCRIPTION =
+  'Hosts the agents of this project may reach through the egress proxy besides their model: package ' +
+  'registries and the like (`registry.npmjs.org`, `pypi.org`, `files.pythonhosted.org`), added to the ' +
+  "operator's global list. Each entry is a host name, an address (IPv6 in brackets), or `*.` and a domain " +
+  '(every name under it), each optionally with `:port` — e.g. `registry.npmjs.org`, `*.pythonhosted.org`, ' +
+  '`203.0.113.7:8443`, `[2001:db8::1]:443`. No scheme, path, credentials or CIDR range: each such entry is a ' +
+  `422 naming it and why. At most ${MAX_AGENT_NETWORK_ALLOW} entries; stored trimmed, without repeats, in the ` +
+  'order given. [] = none. A listed name that resolves to a loopback, private or link-local address ' +
+  'is still refused unless that address is listed too.';
 
 /** The optional settings of create and update. */
 const settings = {
@@ -100,6 +111,12 @@ const settings = {
       Type.String({ maxLength: 2000 }),
       'Comma-separated lockfile paths, relative, without `..`; null = inferred from the package manager.',
     ),
+  ),
+  agent_network_allow: Type.Optional(
+    Type.Array(Type.String({ maxLength: 300 }), {
+      maxItems: MAX_AGENT_NETWORK_ALLOW,
+      description: AGENT_NETWORK_ALLOW_DESCRIPTION,
+    }),
   ),
   monthly_budget_usd: Type.Optional(
     Nullable(
@@ -163,6 +180,9 @@ export const ProjectView = Type.Object(
     ci_watch_workflow: Type.String(),
     dep_update_command: Type.Union([Type.String(), Type.Null()]),
     dep_update_paths: Type.Union([Type.String(), Type.Null()]),
+    agent_network_allow: Type.Array(Type.String(), {
+      description: 'Hosts the agents of this project may reach besides their model; [] = none.',
+    }),
     monthly_budget_usd: Type.Union([Type.Number(), Type.Null()]),
     has_git_token: Type.Boolean({
       description: 'Whether a git token is stored; the token itself is never returned.',

@@ -11,6 +11,7 @@ import { normalizeLadder } from './ladder.js';
 import {
   DEFAULT_CI_WATCH_WORKFLOW,
   forgeApiUrlProblem,
+  normalizeAgentNetworkAllow,
   normalizeCommand,
   normalizeDepUpdatePaths,
   slugProblem,
@@ -42,6 +43,7 @@ export type ProjectBody = {
   ci_watch_enabled?: boolean | undefined;
   ci_watch_workflow?: string | null | undefined;
   dep_update_paths?: string | null | undefined;
+  agent_network_allow?: string[] | undefined;
   monthly_budget_usd?: number | null | undefined;
   is_active?: boolean | undefined;
 } & { [K in CommandField]?: string | null | undefined };
@@ -66,6 +68,7 @@ export interface ProjectState {
   ciWatchWorkflow: string;
   depUpdateCommand: string | null;
   depUpdatePaths: string | null;
+  agentNetworkAllow: string[];
   monthlyBudgetUsd: number | null;
   isActive: boolean;
 }
@@ -93,6 +96,7 @@ export function newProjectState(body: ProjectBody & { slug: string; name: string
     ciWatchWorkflow: DEFAULT_CI_WATCH_WORKFLOW,
     depUpdateCommand: null,
     depUpdatePaths: null,
+    agentNetworkAllow: [],
     monthlyBudgetUsd: null,
     isActive: true,
   };
@@ -137,6 +141,11 @@ export function applyProjectBody(
     const { paths, problems: pathProblems } = normalizeDepUpdatePaths(body.dep_update_paths ?? null);
     state.depUpdatePaths = paths;
     problems.push(...pathProblems);
+  }
+  if (has('agent_network_allow')) {
+    const { entries, problems: allowProblems } = normalizeAgentNetworkAllow(body.agent_network_allow!);
+    state.agentNetworkAllow = entries;
+    problems.push(...allowProblems);
   }
   if (has('monthly_budget_usd')) state.monthlyBudgetUsd = body.monthly_budget_usd ?? null;
   if (has('is_active')) state.isActive = body.is_active!;

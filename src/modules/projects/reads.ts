@@ -38,6 +38,7 @@ export function depUpdateProjects(db: Db) {
       environments: projects.environments,
       depUpdateCommand: projects.depUpdateCommand,
       depUpdatePaths: projects.depUpdatePaths,
+      agentNetworkAllow: projects.agentNetworkAllow,
     })
     .from(projects)
     .where(and(eq(projects.isActive, true), isNotNull(projects.depUpdateCommand)));

@@ -1,7 +1,11 @@
-/** Field rules of projects: slugs, branch names, relative paths, lockfile paths, forge URLs, commands. */
+/**
+ * Field rules of projects: slugs, branch names, relative paths, lockfile paths, the agent network
+ * allowlist, forge URLs, commands.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   forgeApiUrlProblem,
+  normalizeAgentNetworkAllow,
   normalizeCommand,
   normalizeDepUpdatePaths,
   relativePathProblem,
@@ -55,5 +59,43 @@ describe('forgeApiUrlProblem and normalizeCommand', () => {
     expect(normalizeCommand('  npm test ')).toBe('npm test');
     expect(normalizeCommand('   ')).toBeNull();
     expect(normalizeCommand(null)).toBeNull();
+  });
+});
+
+describe('normalizeAgentNetworkAllow', () => {
+  it('trims, drops blanks and repeats (however spelled), and keeps the order given', () => {
+    expect(
+      normalizeAgentNetworkAllow([
+        ' pypi.org ',
+        'files.pythonhosted.org',
+        '',
+        'PyPI.org',
+        '*.npmjs.org:443',
+        '[2001:DB8::1]',
+        '[2001:db8:0::1]',
+        'pypi.org:443',
+      ]),
+    ).toEqual({
+      entries: ['pypi.org', 'files.pythonhosted.org', '*.npmjs.org:443', '[2001:DB8::1]', 'pypi.org:443'],
+      problems: [],
+    });
+    expect(normalizeAgentNetworkAllow([' ', '']).entries).toEqual([]);
+  });
+
+  it('names every entry the proxy would not understand, and why', () => {
+    const { problems } = normalizeAgentNetworkAllow([
+      'registry.npmjs.org',
+      'https://registry.npmjs.org',
+      '10.0.0.0/8',
+      'pypi.org/simple',
+      '*',
+    ]);
+    expect(problems.map((p) => p.field)).toEqual(Array(4).fill('body.agent_network_allow'));
+    expect(problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^"https:\/\/registry\.npmjs\.org": .*without a scheme/),
+      expect.stringMatching(/^"10\.0\.0\.0\/8": .*CIDR/),
+      expect.stringMatching(/^"pypi\.org\/simple": .*paths/),
+      expect.stringMatching(/^"\*": /),
+    ]);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * Field rules of a project, as pure functions: slugs, branch names, the CI-watch workflow, the
- * dependency-update lockfile paths, the forge API URL and commands. Each returns a problem
- * message (or a list of field problems) instead of throwing.
+ * dependency-update lockfile paths, the agents' network allowlist, the forge API URL and commands.
+ * Each returns a problem message (or a list of field problems) instead of throwing.
  */
 
 import type { FieldProblem } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { allowListProblems, parseAllowEntry } from '../../platform/process/index.js';
 
 const SLUG = /^[a-z0-9-]{1,50}$/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
@@ -55,6 +56,38 @@ export function normalizeDepUpdatePaths(
     if (problem) problems.push({ field, message: `"${part}" ${problem}` });
   }
   return { paths: parts.length > 0 ? [...new Set(parts)].join(',') : null, problems };
+}
+
+/** The most entries a project's agent network allowlist may hold (the API schema's `maxItems`). */
+export const MAX_AGENT_NETWORK_ALLOW = 100;
+
+/**
+ * `agent_network_allow`: hosts the project's agents may reach besides their model, in the egress
+ * proxy's own grammar (one grammar, so what is stored is what the proxy will understand). Entries
+ * are trimmed and blank ones dropped; a later entry that means the same as an earlier one (same
+ * host, port and wildcard, however spelled) is dropped, the order otherwise kept as given. Every
+ * entry the grammar refuses is one problem naming it and why.
+ */
+export function normalizeAgentNetworkAllow(
+  value: readonly string[],
+  field = 'body.agent_network_allow',
+): { entries: string[]; problems: FieldProblem[] } {
+  const trimmed = value.map((entry) => entry.trim()).filter(Boolean);
+  const problems = allowListProblems(trimmed).map(({ entry, why }) => ({
+    field,
+    message: `"${entry}": ${why}`,
+  }));
+  if (problems.length > 0) return { entries: trimmed, problems };
+  const seen = new Set<string>();
+  const entries: string[] = [];
+  for (const text of trimmed) {
+    const { host, port, wildcard } = parseAllowEntry(text);
+    const key = `${wildcard ? '*.' : ''}${host} ${port ?? ''}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    entries.push(text);
+  }
+  return { entries, problems };
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

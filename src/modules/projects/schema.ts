@@ -31,6 +31,11 @@ export const projects = pgTable('projects', {
   depUpdateCommand: text('dep_update_command'),
   /** Comma-separated lockfile paths; null = inferred from the package manager. */
   depUpdatePaths: text('dep_update_paths'),
+  /**
+   * Hosts agents of this project may reach through the egress proxy besides their model (package
+   * registries and the like), in the grammar of platform/process/network-allow.ts; trimmed, unique.
+   */
+  agentNetworkAllow: text('agent_network_allow').array().notNull().default(sql`'{}'::text[]`),
   monthlyBudgetUsd: numeric('monthly_budget_usd', { precision: 12, scale: 2, mode: 'number' }),
   /** AES-256-GCM ciphertext (key derived from the auth secret); never returned. */
   gitTokenCiphertext: text('git_token_ciphertext'),

@@ -181,6 +181,20 @@ export class ProjectsService {
     }
   }
 
+  /**
+   * The hosts a project's agents may reach besides their model (its `agent_network_allow`, entries
+   * in the grammar of platform/process/network-allow.ts), for the agent runtime's egress proxy.
+   * An unknown project allows nothing extra: a missing row must not widen the fence.
+   */
+  async agentNetworkAllow(idOrSlug: string): Promise<string[]> {
+    const [row] = await this.db
+      .select({ allow: projects.agentNetworkAllow })
+      .from(projects)
+      .where(byKey(idOrSlug.trim()))
+      .limit(1);
+    return row?.allow ?? [];
+  }
+
   /** The decrypted git token of a project, for the engines; null when none is set. Never log it. */
   async gitToken(projectId: string): Promise<string | null> {
     const project = await this.get(projectId);

@@ -26,6 +26,7 @@ export function projectView(row: ProjectRow) {
     ci_watch_workflow: row.ciWatchWorkflow,
     dep_update_command: row.depUpdateCommand,
     dep_update_paths: row.depUpdatePaths,
+    agent_network_allow: row.agentNetworkAllow,
     monthly_budget_usd: row.monthlyBudgetUsd,
     has_git_token: row.gitTokenCiphertext !== null,
     is_active: row.isActive,

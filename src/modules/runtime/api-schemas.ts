@@ -84,6 +84,30 @@ export const RunView = Type.Object(
     truncated: Type.Boolean({
       description: 'The transcript reached its cap; later output was streamed only.',
     }),
+    blocked: Type.Array(
+      Type.Object(
+        {
+          host: Type.String({ description: 'The host name or address the run tried to reach.' }),
+          port: Type.Integer({ minimum: 1, maximum: 65_535 }),
+          reason: Type.String({
+            description:
+              'Why it was refused, e.g. `not on the allowlist`, `resolves to 10.0.0.5, a private address`.',
+          }),
+          count: Type.Integer({ minimum: 1, description: 'How often the run tried it.' }),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Destinations the run’s network fence refused, each distinct one once, in the order first tried ' +
+          '(filled in when the run ends; the transcript has each as it happens).',
+      },
+    ),
+    blocked_total: Type.Integer({ minimum: 0, description: 'Every refusal of the run, distinct or not.' }),
+    limit_hit: Nullable(
+      StringEnum(['processes', 'memory', 'wall_time']),
+      'The run limit that stopped the run (GAFFER_AGENT_MAX_PROCESSES, GAFFER_AGENT_MEMORY_MB, GAFFER_AGENT_MAX_RUN_SECONDS); null when none did.',
+    ),
   },
   { additionalProperties: false },
 );

@@ -20,6 +20,7 @@ const values: PlaceholderValues = {
   mcp_args: '["/app/main.js","agent-tools","--role","developer"]',
   mcp_env_vars: '["GAFFER_AGENT_TOKEN"]',
   claude_tools: 'Read,Grep,Glob',
+  codex_features: '{shell_tool=false}',
   openai_base_url: 'https://api.openai.com/v1',
 };
 const render = (template: string, overrides: Partial<PlaceholderValues> = {}) =>

@@ -33,6 +33,8 @@ export const PLACEHOLDERS = [
   'mcp_env_vars',
   /** Claude Code's built-in tools for the agent's role, comma-separated (role-reach.ts). */
   'claude_tools',
+  /** Codex's `features` table for the agent's role, one TOML inline table (role-reach.ts). */
+  'codex_features',
   /**
    * The OpenAI-compatible base URL the agent's model is served at: its route's, else the server's
    * OPENAI_BASE_URL, else OpenAI's own (for CLIs that take it only as configuration, like Codex).

@@ -5,6 +5,9 @@
  * output to the `RunIo` it was given, and says how it ended.
  */
 import type { Role } from '../../platform/http/auth/identity.js';
+import type { EgressRefusal, RunLimitName } from '../../platform/process/index.js';
+
+export type { RunLimitName };
 
 /** The runtimes there are. */
 export const RUNTIME_KINDS = ['process', 'scripted'] as const;
@@ -40,8 +43,13 @@ export interface SpawnSpec {
   readonly provider: string;
   /** Base URL of the Gaffer service, for the agent's gateway calls. */
   readonly gatewayUrl: string;
-  /** The agent's expiring token. Only ever placed in the child's environment; never on disk or in argv. */
+  /**
+   * The agent's expiring token. Never on disk or in argv: in the sandbox, the gateway door adds it to
+   * the run's gateway calls; unsandboxed, it is in the child's environment.
+   */
   readonly token: string;
+  /** The task's project allowlist entries (its Budget & Ops card): where else the run may reach. */
+  readonly networkAllow?: readonly string[];
 }
 
 /** The stream an output chunk came from; `system` is the supervisor's own notes in the transcript. */
@@ -58,6 +66,8 @@ export interface RunIo {
   output(stream: OutputStream, text: string): void;
   /** The model the runtime passes the CLI when the spawn named none (the agent's routed one). */
   routedModel?(model: string): void;
+  /** A destination the run's network fence refused (host, port, why). */
+  blocked?(refusal: EgressRefusal): void;
 }
 
 /** How a run ended. */
@@ -80,6 +90,8 @@ export interface ExitInfo {
   /** One line for people: why it ended (`exited with code 2: <last stderr line>`). */
   readonly detail: string;
   readonly endedAt: Date;
+  /** The run limit that stopped it, when one did (the outcome is then `failed`). */
+  readonly limitHit?: RunLimitName | null;
 }
 
 export interface StopOptions {

@@ -4,7 +4,7 @@
  * the transcripts of runs and their routes (`/api/stream`), and the transcript retention prune.
  */
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
-import { agentSandbox } from '../../platform/process/index.js';
+import { agentRunLimits, agentSandbox } from '../../platform/process/index.js';
 import type { Scheduler } from '../../platform/scheduler/index.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { SettingsModule } from '../settings/index.js';
@@ -125,6 +125,8 @@ export function createRuntimeModule(
       .filter(Boolean),
     providers: config.agentCommandCustom ? { custom: config.agentCommandCustom } : {},
     sandbox: agentSandbox(config),
+    networkAllow: config.agentNetworkAllow,
+    limits: agentRunLimits(config),
     ...(deps.modelRoute ? { modelRoute: deps.modelRoute } : {}),
     ...options.process,
   });
@@ -139,7 +141,10 @@ export function createRuntimeModule(
     transcripts,
     pruneTranscripts: prune,
     endedTaskRuns: (since, until) => endedTaskRuns(db, since, until),
-    registerRoutes: (app) => registerTranscriptRoutes(app, transcripts),
+    registerRoutes: (app) => {
+      app.metrics.registerMetric(supervisor.blockedCounter);
+      registerTranscriptRoutes(app, transcripts);
+    },
     // Running agents are stopped (gracefully) when the app closes.
     stop: () => supervisor.close(),
   };

@@ -1,11 +1,20 @@
 /**
  * One running agent process: streams its output to the run's `RunIo` line by line, stops it
  * (graceful = SIGTERM to the whole process group, SIGKILL after the grace period; kill = SIGKILL
- * at once), and when the leader ends kills whatever of the group is left, waits for the output to
- * drain, removes the run's files and reports how it ended.
+ * at once), holds it to its limits (a cap on processes or memory reached: its cgroup is killed;
+ * its wall time out: a graceful stop), and when the leader ends kills whatever of the group is
+ * left, waits for the output to drain, removes the run's files and reports how it ended — failed,
+ * naming the limit, when one stopped it.
  */
 
-import { type GroupLeader, type GroupStop, signalGroup, stopGroup } from '../../platform/process/index.js';
+import {
+  type GroupLeader,
+  type GroupStop,
+  type RunLimitBreach,
+  type RunLimitsHandle,
+  signalGroup,
+  stopGroup,
+} from '../../platform/process/index.js';
 import type { ExitInfo, RunIo, RunningAgent, RunOutcome, SpawnSpec, StopOptions } from './contract.js';
 import { LineChunker } from './output-chunker.js';
 
@@ -24,6 +33,8 @@ export interface ProcessRunOptions {
   chunkChars?: number;
   /** The leader is the sandbox (`bwrap`): a graceful stop signals the program, not it. */
   sandboxed?: boolean;
+  /** The run's limits (watched from the start; released before `cleanup`). */
+  limits?: RunLimitsHandle | null;
 }
 
 const seconds = (value: number) => `${Number(value.toFixed(3))} s`;
@@ -43,6 +54,7 @@ export class ProcessRun implements RunningAgent {
   private leaderGone = false;
   private lastStderrLine: string | null = null;
   private lastStderrIsError = false;
+  private breach: RunLimitBreach | null = null;
 
   constructor(private readonly options: ProcessRunOptions) {
     const { spec, io, child } = options;
@@ -71,9 +83,18 @@ export class ProcessRun implements RunningAgent {
       await drained(closed, child);
       out.end();
       err.end();
+      this.breach ??= options.limits?.breach() ?? null;
       await options.cleanup();
       return this.describe(code, signal);
     });
+    options.limits?.watch(
+      (breach) => {
+        this.breach ??= breach;
+        // Processes and memory: the limits have killed the run already. Wall time: it may end itself.
+        if (breach.limit === 'wall_time') void this.stop({ graceful: true });
+      },
+      { wallGraceMs: options.graceSeconds * 1000 },
+    );
   }
 
   stop(options: StopOptions): Promise<ExitInfo> {
@@ -114,6 +135,11 @@ export class ProcessRun implements RunningAgent {
   }
 
   private describe(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
+    const endedAt = this.options.now();
+    if (this.breach) {
+      const { limit, detail } = this.breach;
+      return { outcome: 'failed', code, signal, detail, endedAt, limitHit: limit };
+    }
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     let outcome: RunOutcome;
     let detail: string;
@@ -134,7 +160,7 @@ export class ProcessRun implements RunningAgent {
       detail = signal ? `ended by signal ${signal}` : `exited with code ${code}`;
       if (this.lastStderrLine) detail += `: ${this.lastStderrLine}`;
     }
-    return { outcome, code, signal, detail, endedAt: this.options.now() };
+    return { outcome, code, signal, detail, endedAt };
   }
 }
 

@@ -7,13 +7,23 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../platform/http/errors.js';
-import { type AgentSandbox, ProcessStartError, startProcessGroup } from '../../platform/process/index.js';
+import {
+  type AgentSandbox,
+  createRunCgroup,
+  findProgram,
+  ProcessStartError,
+  type RunLimits,
+  type RunLimitsHandle,
+  type RunNetwork,
+  startProcessGroup,
+} from '../../platform/process/index.js';
 import { agentEnvironment, MCP_ENV_NAMES } from './agent-env.js';
 import { type PlaceholderValues, parseCommandTemplate, renderArgv, renderEnv } from './command-template.js';
 import type { AgentRuntime, RunIo, RunningAgent, SpawnSpec } from './contract.js';
+import { modelAllowEntries } from './model-endpoint.js';
 import { ProcessRun } from './process-run.js';
 import { type ProviderCommand, type ProviderSetting, resolveProviders } from './providers.js';
-import { CLAUDE_TOOLS, machineReachOf } from './role-reach.js';
+import { CLAUDE_TOOLS, CODEX_FEATURES, machineReachOf } from './role-reach.js';
 import { defaultGafferCommand, mcpConfigDocument, mcpServerFor, writeRunFiles } from './run-files.js';
 
 /** Grace between SIGTERM and SIGKILL when none is configured (GAFFER_KILL_GRACE_SECONDS). */
@@ -39,6 +49,10 @@ export interface ProcessRuntimeOptions {
   modelRoute?: ModelRouteResolver;
   /** Where agents run: inside this sandbox (as it is configured: on, or off and said so). None: as they are. */
   sandbox?: AgentSandbox;
+  /** Where every sandboxed run may reach besides its model and gateway (GAFFER_AGENT_NETWORK_ALLOW). */
+  networkAllow?: readonly string[];
+  /** What one run may consume (processes, memory, CPU, wall time); none: unbounded. */
+  limits?: RunLimits;
 }
 
 /** What an agent's model route gives its process: the provider, model and key. */
@@ -101,12 +115,20 @@ export class ProcessRuntime implements AgentRuntime {
     const words = parseCommandTemplate(provider.command);
     const gafferCommand = this.options.gafferCommand ?? defaultGafferCommand();
     const server = mcpServerFor(gafferCommand, spec.agent.role);
+    let network: RunNetwork | null = null;
+    let limits: RunLimitsHandle | null = null;
     const files = await writeRunFiles({
       root: this.options.runRoot,
       slug: spec.agent.slug,
       prompt: spec.prompt,
       mcpConfig: mcpConfigDocument(server),
+      reach: machineReachOf(spec.agent.role),
     });
+    const release = async () => {
+      await limits?.release();
+      await network?.close();
+      await files.remove();
+    };
     try {
       const route = (await this.options.modelRoute?.(spec.agent)) ?? null;
       const values: PlaceholderValues = {
@@ -121,6 +143,7 @@ export class ProcessRuntime implements AgentRuntime {
         mcp_args: JSON.stringify(server?.args ?? []),
         mcp_env_vars: JSON.stringify(MCP_ENV_NAMES),
         claude_tools: CLAUDE_TOOLS[machineReachOf(spec.agent.role)],
+        codex_features: CODEX_FEATURES[machineReachOf(spec.agent.role)],
         openai_base_url: openAiBaseUrl(route, this.options.serverEnv ?? process.env),
       };
       if (values.model && !spec.model?.trim()) io.routedModel?.(values.model);
@@ -134,7 +157,28 @@ export class ProcessRuntime implements AgentRuntime {
       });
       const sandbox = this.options.sandbox?.mode === 'on' ? this.options.sandbox : null;
       const command = renderArgv(words, values);
-      const argv = sandbox ? await confined(sandbox, spec, files.dir, env, command) : command;
+      let argv = command;
+      if (sandbox) {
+        const model = modelAllowEntries(
+          spec.provider.trim().toLowerCase(),
+          route?.baseUrl ?? null,
+          env,
+          values,
+        );
+        network = await sandbox.openNetwork({
+          gateway: { url: spec.gatewayUrl, identity: gatewayIdentity(spec) },
+          allow: [...model, ...(this.options.networkAllow ?? []), ...(spec.networkAllow ?? [])],
+          onRefusal: (refusal) => io.blocked?.(refusal),
+        });
+        argv = await confined(sandbox, spec, files.dir, env, command, network);
+      }
+      if (this.options.limits) {
+        // The launcher execs the program by name: say it is missing the way a failed spawn would.
+        if (!sandbox && !findProgram(argv[0] ?? '', env.PATH))
+          throw ProcessStartError.notOnPath(argv[0] ?? '');
+        limits = await createRunCgroup(io.runId, this.options.limits);
+        argv = limits.launcher(argv);
+      }
       const startedAt = this.now();
       const child = await startProcessGroup(argv, { cwd: spec.workspace, env });
       return new ProcessRun({
@@ -144,12 +188,13 @@ export class ProcessRuntime implements AgentRuntime {
         startedAt,
         graceSeconds: this.options.killGraceSeconds ?? DEFAULT_KILL_GRACE_SECONDS,
         now: () => this.now(),
-        cleanup: files.remove,
+        cleanup: release,
         chunkChars: this.options.chunkChars,
         sandboxed: sandbox !== null,
+        limits,
       });
     } catch (error) {
-      await files.remove();
+      await release();
       if (error instanceof ProcessStartError) {
         throw new AppError(
           503,
@@ -168,10 +213,21 @@ export class ProcessRuntime implements AgentRuntime {
   }
 }
 
+/** The headers the run's gateway door sends as the agent (its token never enters the sandbox). */
+function gatewayIdentity(spec: SpawnSpec): Record<string, string> {
+  return {
+    'x-agent-id': spec.agent.id,
+    'x-agent-role': spec.agent.role,
+    ...(spec.agent.team ? { 'x-agent-team': spec.agent.team } : {}),
+    'x-agent-token': spec.token,
+  };
+}
+
 /**
  * The argv in the sandbox: the worktree and the run directory read-write, the clone's git metadata
- * read-only, and a home of the agent's own, which is also where the CLIs keep their configuration
- * (the server's own config homes are not reachable in there).
+ * read-only, a home of the agent's own, which is also where the CLIs keep their configuration
+ * (the server's own config homes are not reachable in there), and the run's network: the gateway
+ * and the egress proxy served inside, the token left out (the gateway door adds it).
  */
 async function confined(
   sandbox: AgentSandbox,
@@ -179,6 +235,7 @@ async function confined(
   runDir: string,
   env: Record<string, string>,
   argv: string[],
+  network: RunNetwork | null,
 ): Promise<string[]> {
   const home = sandbox.homeOf(spec.agent.slug);
   await mkdir(join(home, '.codex'), { recursive: true, mode: 0o700 });
@@ -187,10 +244,20 @@ async function confined(
     HOME: home,
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
     CODEX_HOME: join(home, '.codex'),
+    ...network?.env,
   });
+  // Set, and empty: MCP configurations that name the variable still expand it.
+  if (network) env.GAFFER_AGENT_TOKEN = '';
   const readable = spec.gitDir ? [spec.gitDir] : [];
   return sandbox.wrap(
-    { workspace: spec.workspace, home, writable: [runDir], readable, path: env.PATH },
+    {
+      workspace: spec.workspace,
+      home,
+      writable: [runDir],
+      readable,
+      path: env.PATH,
+      ...(network ? { network } : {}),
+    },
     argv,
   );
 }

@@ -2,8 +2,13 @@
  * The agent CLIs the process runtime knows out of the box, as command templates (see
  * command-template.ts for the placeholders), and how a configured template replaces or adds one.
  *
- * Claude Code gets only the built-in tools of the agent's role (`{claude_tools}`, role-reach.ts),
- * each allowed without asking, plus Gaffer's.
+ * Each CLI offers its model only the built-in tools of the agent's role (role-reach.ts) plus
+ * Gaffer's, and no sub-agents, web fetch or web search for any role: Claude Code through `--tools
+ * {claude_tools}` (each allowed without asking); Codex through `-c` overrides — web search off
+ * (`web_search=disabled`: a hosted tool, run by OpenAI), no `request_user_input` (nobody answers in
+ * `exec`), and its `features` table (`{codex_features}`: the shell or not, sub-agents, goals,
+ * sleep, memories and image generation off); Gemini CLI through the `tools.core`/`tools.exclude`
+ * lists and the sub-agents and skills switches of its settings in the run directory (run-files.ts).
  * Each CLI gets the Gaffer MCP tool server (`gaffer agent-tools --role <route>`) its own way:
  * Claude Code through `--mcp-config <file>`, Gemini CLI through the settings in the run directory
  * it gets as its home (run-files.ts; `--skip-trust`: the worktree is not a folder it was told to
@@ -43,7 +48,9 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, ProviderCommand>> = {
       '-c model_providers.gaffer.base_url={openai_base_url} -c model_providers.gaffer.env_key=OPENAI_API_KEY ' +
       '-c model_providers.gaffer.wire_api=responses -c model_providers.gaffer.supports_websockets=false ' +
       '-c mcp_servers.gaffer.command={mcp_command} -c mcp_servers.gaffer.args={mcp_args} ' +
-      '-c mcp_servers.gaffer.env_vars={mcp_env_vars} -c mcp_servers.gaffer.required=true {prompt}',
+      '-c mcp_servers.gaffer.env_vars={mcp_env_vars} -c mcp_servers.gaffer.required=true ' +
+      '-c web_search=disabled -c tools.experimental_request_user_input.enabled=false ' +
+      '-c features={codex_features} {prompt}',
     passEnv: ['OPENAI_API_KEY', 'CODEX_HOME'],
   },
   gemini: {

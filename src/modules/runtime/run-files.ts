@@ -5,7 +5,8 @@
  * Claude Code and Gemini CLI expand from the environment the CLI got). Removed when the run ends.
  *
  * The directory is also the Gemini CLI's home for the run (`GEMINI_CLI_HOME`): its
- * `.gemini/settings.json` holds the same `mcpServers` and the API-key sign-in. (Gemini CLI skips a
+ * `.gemini/settings.json` holds the same `mcpServers`, the API-key sign-in and the built-in tools of
+ * the agent's role (role-reach.ts: its allow and exclude lists, no sub-agents). (Gemini CLI skips a
  * system settings file under a world-writable directory such as /tmp, and with a base URL set it
  * picks a sign-in it then refuses, so neither can come from the environment.)
  */
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import type { Role } from '../../platform/http/auth/identity.js';
 import { gatewayRouteOf } from '../lifecycle/index.js';
 import { MCP_ENV_NAMES } from './agent-env.js';
+import { geminiToolSettings, type MachineReach } from './role-reach.js';
 
 /** How to start the Gaffer MCP tool server of one role. */
 export interface McpServerCommand {
@@ -65,6 +67,8 @@ export async function writeRunFiles(options: {
   slug: string;
   prompt: string;
   mcpConfig: object;
+  /** The agent's machine reach: which built-in tools its Gemini CLI settings keep. */
+  reach: MachineReach;
 }): Promise<RunFiles> {
   const safeSlug = options.slug.replace(/[^a-z0-9-]/gi, '_').slice(0, 40);
   const dir = await mkdtemp(join(options.root ?? tmpdir(), `gaffer-run-${safeSlug}-`));
@@ -76,7 +80,11 @@ export async function writeRunFiles(options: {
     await writeFile(mcpConfigFile, `${JSON.stringify(options.mcpConfig, null, 2)}\n`, { mode: 0o600 });
     await mkdir(join(dir, '.gemini'), { mode: 0o700 });
     const geminiSettingsFile = join(dir, '.gemini', 'settings.json');
-    const geminiSettings = { ...options.mcpConfig, security: { auth: { selectedType: 'gemini-api-key' } } };
+    const geminiSettings = {
+      ...options.mcpConfig,
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      ...geminiToolSettings(options.reach),
+    };
     await writeFile(geminiSettingsFile, `${JSON.stringify(geminiSettings, null, 2)}\n`, { mode: 0o600 });
     return { dir, promptFile, mcpConfigFile, geminiSettingsFile, remove };
   } catch (error) {

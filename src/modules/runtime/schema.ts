@@ -3,7 +3,18 @@
  * the run's transcript — what the agent printed, in order, bounded per run. Pruned after the
  * `transcript_retention_days` setting.
  */
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { agents } from '../agents/schema.js';
 import { tasks } from '../tasks/schema.js';
 
@@ -38,6 +49,15 @@ export const agentRuns = pgTable(
     /** Output bytes not kept because the run's transcript reached its cap. */
     droppedBytes: integer('dropped_bytes').notNull().default(0),
     truncated: boolean('truncated').notNull().default(false),
+    /** Destinations the run's network fence refused: each distinct one once, with its reason and count. */
+    blocked: jsonb('blocked')
+      .$type<{ host: string; port: number; reason: string; count: number }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Every refusal of the run's network fence, distinct or not. */
+    blockedTotal: integer('blocked_total').notNull().default(0),
+    /** The run limit that stopped it (`processes`, `memory`, `wall_time`); null when none did. */
+    limitHit: text('limit_hit').$type<'processes' | 'memory' | 'wall_time'>(),
   },
   (t) => [
     index('agent_runs_agent_started_idx').on(t.agentId, t.startedAt),

@@ -6,11 +6,13 @@
  * AGENT_WAITING / AGENT_RESUMED for runtimes and the dispatcher to report.
  */
 import { randomUUID } from 'node:crypto';
+import { Counter } from 'prom-client';
 import type { EventBus } from '../../platform/bus/index.js';
 import type { Clock } from '../../platform/clock.js';
 import { isForeignKeyViolation } from '../../platform/db/errors.js';
 import { AppError } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { BlockedConnections } from './blocked-connections.js';
 import { scanCliAuthFailure } from './cli-auth-failures.js';
 import { type CliRateLimit, scanCliRateLimit } from './cli-rate-limits.js';
 import type {
@@ -114,6 +116,7 @@ interface Entry {
   spec: SpawnSpec;
   running: RunningAgent;
   journal: RunJournal;
+  blocked: BlockedConnections;
   waiting: RunningAgentInfo['waiting'];
   ending: boolean;
   settled: Promise<ExitInfo>;
@@ -136,6 +139,13 @@ export class RuntimeSupervisor {
   private closing = false;
   private readonly vouching: NodeJS.Timeout;
   log: SupervisorLog | undefined;
+  /** Refusals of the runs' network fences, for /metrics (registered by the module's routes). */
+  readonly blockedCounter = new Counter({
+    name: 'gaffer_agent_network_refusals_total',
+    help: 'Connections the agents’ network fence refused, by kind: not_allowed, forbidden_address, unresolvable.',
+    labelNames: ['kind'] as const,
+    registers: [],
+  });
 
   constructor(private readonly deps: RuntimeSupervisorDeps) {
     this.log = deps.log;
@@ -327,6 +337,7 @@ export class RuntimeSupervisor {
       },
       { runId, agentId: spec.agent.id, taskId: spec.taskId },
     );
+    const blocked = new BlockedConnections((text) => journal.note(text));
     let running: RunningAgent | undefined;
     let routedModel: string | null = null;
     let refused: string | null = null;
@@ -353,12 +364,16 @@ export class RuntimeSupervisor {
           routedModel = model;
           usage?.assume(model);
         },
+        blocked: (refusal) => {
+          blocked.add(refusal);
+          this.blockedCounter.inc({ kind: refusal.kind });
+        },
       });
     } catch (error) {
       const detail = `could not start: ${(error as Error).message}`;
       journal.note(detail);
       journal.open('AGENT_ERROR', detail);
-      await this.record(journal, runId, {
+      await this.record(journal, blocked, runId, {
         outcome: 'failed',
         code: null,
         signal: null,
@@ -377,6 +392,7 @@ export class RuntimeSupervisor {
       spec,
       running,
       journal,
+      blocked,
       waiting: null,
       ending: false,
       settled: undefined as never,
@@ -405,7 +421,7 @@ export class RuntimeSupervisor {
       ? { ...reported, outcome: 'failed', detail: `the model provider refused the credentials: ${refused}` }
       : reported;
     journal.note(exit.detail);
-    await this.record(journal, running.runId, exit);
+    await this.record(journal, entry.blocked, running.runId, exit);
     journal.lifecycle(exit.outcome === 'failed' ? 'AGENT_ERROR' : 'AGENT_STOPPED', exit.detail);
     await journal.settle();
     if (this.live.get(spec.agent.id) === entry) this.live.delete(spec.agent.id);
@@ -431,7 +447,12 @@ export class RuntimeSupervisor {
   }
 
   /** Stores the rest of the transcript, then the run's ending. */
-  private async record(journal: RunJournal, runId: string, exit: ExitInfo): Promise<void> {
+  private async record(
+    journal: RunJournal,
+    blocked: BlockedConnections,
+    runId: string,
+    exit: ExitInfo,
+  ): Promise<void> {
     await journal.settle();
     await this.deps.store
       .finishRun(runId, {
@@ -441,6 +462,9 @@ export class RuntimeSupervisor {
         signal: exit.signal,
         detail: exit.detail,
         ...journal.stats(),
+        blocked: blocked.list(),
+        blockedTotal: blocked.total,
+        limitHit: exit.limitHit ?? null,
       })
       .catch((error) => this.warn(error, 'recording the end of a run', runId));
   }

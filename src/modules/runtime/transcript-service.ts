@@ -9,7 +9,7 @@
 import type { Identity } from '../../platform/http/auth/identity.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { AgentsService } from '../agents/index.js';
-import type { RuntimeKind } from './contract.js';
+import type { RunLimitName, RuntimeKind } from './contract.js';
 import type { RunRecord, StoredOutcome, TranscriptStore, TranscriptStream } from './transcript-store.js';
 
 export const TRANSCRIPT_LIMITS = {
@@ -39,6 +39,12 @@ export interface RunView {
   transcript_bytes: number;
   dropped_bytes: number;
   truncated: boolean;
+  /** Destinations the run's network fence refused (each distinct one, with its reason and count). */
+  blocked: { host: string; port: number; reason: string; count: number }[];
+  /** Every refusal, distinct or not. */
+  blocked_total: number;
+  /** The run limit that stopped the run, if one did. */
+  limit_hit: RunLimitName | null;
 }
 
 export interface RunListView {
@@ -74,6 +80,9 @@ export function runView(run: RunRecord): RunView {
     transcript_bytes: run.transcriptBytes,
     dropped_bytes: run.droppedBytes,
     truncated: run.truncated,
+    blocked: run.blocked,
+    blocked_total: run.blockedTotal,
+    limit_hit: run.limitHit,
   };
 }
 

@@ -4,7 +4,8 @@
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import type { RunOutcome, RuntimeKind } from './contract.js';
+import type { BlockedConnection } from './blocked-connections.js';
+import type { RunLimitName, RunOutcome, RuntimeKind } from './contract.js';
 import { agentRuns, agentTranscriptChunks } from './schema.js';
 
 export type TranscriptStream = 'stdout' | 'stderr' | 'system';
@@ -29,6 +30,9 @@ export interface RunRecord {
   transcriptBytes: number;
   droppedBytes: number;
   truncated: boolean;
+  blocked: BlockedConnection[];
+  blockedTotal: number;
+  limitHit: RunLimitName | null;
 }
 
 export interface TranscriptChunk {
@@ -50,6 +54,9 @@ export interface RunEnding {
   transcriptBytes: number;
   droppedBytes: number;
   truncated: boolean;
+  blocked: BlockedConnection[];
+  blockedTotal: number;
+  limitHit: RunLimitName | null;
 }
 
 /** Rows per insert statement (keeps each statement's parameter count far below the limit). */

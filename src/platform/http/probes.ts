@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Platform } from '../context.js';
 import { isReadOnlyStore } from '../db/errors.js';
-import { agentSandbox, sandboxWarnings } from '../process/index.js';
+import { agentSandbox, probeRunLimits, runLimitsWarnings, sandboxWarnings } from '../process/index.js';
 import { version } from '../version.js';
 import { sendError } from './conventions.js';
 import { AppError } from './errors.js';
@@ -71,6 +71,17 @@ const SandboxBody = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()], { description: 'why none can be made, while on' }),
 });
 
+const RunLimitsBody = Type.Object({
+  mechanism: StringEnum(['cgroup2', 'cgroup1', 'rlimits'], {
+    description:
+      'what holds each agent run to its limits: a cgroup (v2 delegated, or v1 as root), or rlimits',
+  }),
+  ready: Type.Boolean({ description: 'a cgroup holds every run to all its limits' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'why no cgroup can be made here (only rlimits apply, best effort)',
+  }),
+});
+
 export function registerProbes(app: FastifyInstance, platform: Platform): void {
   const { config, database, cache } = platform;
   const sandbox = agentSandbox(config);
@@ -89,26 +100,28 @@ export function registerProbes(app: FastifyInstance, platform: Platform): void {
         tags: ['probes'],
         summary: 'Liveness: 200 once the app is up',
         description:
-          'Also says whether agents run sandboxed; `warnings` is not empty while they cannot (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here).',
+          'Also says whether agents run sandboxed and what holds their runs to their limits; `warnings` is not empty while agents run unsandboxed (GAFFER_AGENT_SANDBOX=off, or no sandbox can be made here) or their runs are bounded only by rlimits (no cgroup can be made here).',
         response: {
           200: Type.Object({
             status: Type.Literal('ok'),
             version: Type.String(),
             uptime_seconds: Type.Number(),
             agent_sandbox: SandboxBody,
+            run_limits: RunLimitsBody,
             warnings: Type.Array(Type.String()),
           }),
         },
       },
     },
     async () => {
-      const state = await sandbox.state();
+      const [state, limits] = await Promise.all([sandbox.state(), probeRunLimits()]);
       return {
         status: 'ok' as const,
         version,
         uptime_seconds: Math.round(process.uptime()),
         agent_sandbox: { mode: state.mode, ready: state.ready, reason: state.reason },
-        warnings: sandboxWarnings(state),
+        run_limits: { mechanism: limits.mechanism, ready: limits.ready, reason: limits.reason },
+        warnings: [...sandboxWarnings(state), ...runLimitsWarnings(limits)],
       };
     },
   );

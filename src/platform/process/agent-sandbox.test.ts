@@ -4,7 +4,7 @@
  * checkout), the per-agent homes, the 503s when no sandbox can be made or the program lies where
  * the sandbox cannot see it, and `off`, which wraps nothing and says so.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,7 +71,7 @@ describe('the sandbox of an installation', () => {
   });
 
   it.skipIf(!bwrap.ok)(
-    'on: runs the program in bwrap, and says so when it is missing or out of sight',
+    'on: runs the program in bwrap, binds its install, and says so when it is missing or cannot be bound',
     async () => {
       const s = sandbox();
       expect(await s.state()).toMatchObject({ mode: 'on', ready: true, warning: null });
@@ -84,15 +84,36 @@ describe('the sandbox of an installation', () => {
         .catch((e) => e);
       expect(missing).toBeInstanceOf(ProcessStartError);
 
-      const hidden = join(mkdtempSync(join(tmpdir(), 'gaffer-hidden-cli-')), 'my-cli');
-      writeFileSync(hidden, '#!/bin/sh\n');
-      chmodSync(hidden, 0o755);
-      const outOfSight = await s
-        .wrap({ workspace: work, home: work, path: process.env.PATH }, [hidden])
+      // A CLI installed outside what every sandbox reads: its folder is bound for the run.
+      const elsewhere = mkdtempSync(join(tmpdir(), 'gaffer-elsewhere-cli-'));
+      const installed = join(elsewhere, 'my-cli');
+      writeFileSync(installed, '#!/bin/sh\n');
+      chmodSync(installed, 0o755);
+      const bound = await s.wrap({ workspace: work, home: work, path: process.env.PATH }, [installed, '-p']);
+      expect(bound.join(' ')).toContain(`--ro-bind ${elsewhere} ${elsewhere}`);
+      expect(bound.slice(-3)).toEqual(['--', installed, '-p']);
+
+      // A link in the run's own worktree is the repository's: never followed, nothing bound for it.
+      const planted = join(work, 'planted');
+      symlinkSync(installed, planted);
+      const untouched = await s.wrap({ workspace: work, home: work, path: process.env.PATH }, [planted]);
+      expect(untouched.join(' ')).not.toContain(elsewhere);
+      expect(untouched.slice(-2)).toEqual(['--', planted]);
+      rmSync(planted);
+      rmSync(elsewhere, { recursive: true, force: true });
+
+      // One lying in the home of the server's user: refused, naming the one file to add.
+      const fakeHome = mkdtempSync(join(tmpdir(), 'gaffer-fake-home-'));
+      const loose = join(fakeHome, 'my-cli');
+      writeFileSync(loose, '#!/bin/sh\n');
+      chmodSync(loose, 0o755);
+      const outOfSight = await sandbox({ home: fakeHome })
+        .wrap({ workspace: work, home: work, path: `${fakeHome}:${process.env.PATH}` }, ['my-cli'])
         .catch((e) => e);
       expect(outOfSight).toMatchObject({ statusCode: 503, code: 'agent_cli_outside_sandbox' });
-      expect(outOfSight.remediate).toMatch(/GAFFER_AGENT_SANDBOX_READ/);
-      rmSync(join(hidden, '..'), { recursive: true, force: true });
+      expect(outOfSight.details).toMatchObject({ program: 'my-cli', add_to_sandbox_read: loose });
+      expect(outOfSight.remediate).toMatch(`add ${loose} to GAFFER_AGENT_SANDBOX_READ`);
+      rmSync(fakeHome, { recursive: true, force: true });
 
       // A readable path holding the data directory would expose it: refused, saying what to change.
       const wide = await sandbox({ read: [scratch] })

@@ -2,20 +2,29 @@
  * Gaffer's use of the sandbox profile (sandbox.ts): what this installation binds into every
  * sandbox, what it keeps out, and whether a sandbox can be made here at all.
  * - Bound read-only besides the system: Gaffer's own install (`dist/` or `src/`, `node_modules/`,
- *   `package.json` — not the checkout around them), Node.js when it lives outside `/usr`, and the
- *   operator's GAFFER_AGENT_SANDBOX_READ (a CLI installed under a home directory, say).
+ *   `package.json` — not the checkout around them), Node.js when it lives outside `/usr`, the
+ *   operator's GAFFER_AGENT_SANDBOX_READ, and per run the install of the program it starts when
+ *   that is elsewhere (a CLI under a home directory: cli-install.ts).
  * - Never bound: the data directory (auth secret, database files, mirrors, other agents'
  *   worktrees), Gaffer's checkout, the home of the user the server runs as.
  * - GAFFER_AGENT_SANDBOX=on (the default) and no sandbox possible: nothing runs (a 503 naming what
  *   to install). `off`: programs run as the server's user with everything it can reach, and every
  *   surface (the startup line, /health, the panel) says so.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../http/errors.js';
+import {
+  type CliInstall,
+  type CliRefused,
+  installDirOf,
+  isRefused,
+  sandboxReadRemedy,
+} from './cli-install.js';
 import { ProcessStartError } from './group.js';
+import { openRunNetwork, type RunNetwork, type RunNetworkOptions } from './run-network.js';
 import {
   isWithin,
   probeSandbox,
@@ -50,6 +59,8 @@ export interface AgentSandboxOptions {
   read?: readonly string[];
   /** The `bwrap` program (tests name a missing one). */
   bwrap?: string;
+  /** The home of the user the server runs as (the process's own by default; tests name a fake one). */
+  home?: string;
 }
 
 /** One program's view: its workspace and home read-write, and what else it needs. */
@@ -60,6 +71,8 @@ export interface SandboxRun {
   readable?: readonly string[];
   /** The PATH the program is looked up on (the environment it gets). */
   path: string | undefined;
+  /** The run's network (openNetwork): its doors are bound in and served by the relay first. */
+  network?: RunNetwork;
 }
 
 const probes = new Map<string, Promise<SandboxProbe>>();
@@ -95,6 +108,8 @@ export class AgentSandbox {
   readonly installs: readonly string[];
   /** Never reachable inside. */
   readonly forbidden: readonly string[];
+  /** What each forbidden path is, for the refusals that name one. */
+  private readonly labels: ReadonlyMap<string, string>;
   private readonly bwrap: string;
 
   constructor(private readonly options: AgentSandboxOptions) {
@@ -109,13 +124,15 @@ export class AgentSandbox {
       ...(underSystem(node) ? [] : [node]),
       ...(options.read ?? []),
     ].filter((path) => existsSync(path));
-    const home = homedir();
-    this.forbidden = [
-      resolve(options.dataDir),
-      ...(home && home !== '/' ? [home] : []),
+    const home = options.home ?? homedir();
+    const labelled: [string, string][] = [
+      [resolve(options.dataDir), 'the data directory (GAFFER_DATA_DIR)'],
+      ...(home && home !== '/' ? [[home, "the home of the server's user"] as [string, string]] : []),
       // A global install lives under /usr, which every sandbox reads; there is nothing of the server's in it.
-      ...(underSystem(root) ? [] : [root]),
+      ...(underSystem(root) ? [] : [[root, "Gaffer's own checkout"] as [string, string]]),
     ];
+    this.forbidden = labelled.map(([path]) => path);
+    this.labels = new Map(labelled);
   }
 
   /** Where the sandbox stands (probing the host once per process). */
@@ -125,6 +142,14 @@ export class AgentSandbox {
     return { mode: 'on', ready: probe.ok, reason: probe.ok ? null : probe.reason, warning: null };
   }
 
+  /**
+   * The network of one run while the sandbox is on (its own namespace, the doors of run-network.ts);
+   * null while off, when programs share the server's network. Close it when the run has ended.
+   */
+  async openNetwork(options: RunNetworkOptions): Promise<RunNetwork | null> {
+    return this.mode === 'on' ? openRunNetwork(options) : null;
+  }
+
   /** The per-agent home under the data directory (bound as `$HOME`, and the CLIs' config homes). */
   homeOf(agentSlug: string): string {
     const safe = agentSlug.replace(/[^a-z0-9_-]/gi, '_').slice(0, 60) || 'agent';
@@ -132,9 +157,22 @@ export class AgentSandbox {
   }
 
   /**
+   * How `program` (looked up on `path`) runs in every sandbox of this installation: what of its
+   * install must be bound, and what to start it as; refused with the path to add by hand when its
+   * install cannot be bound; null when it is not on the PATH.
+   */
+  cliInstall(program: string, path: string | undefined): CliInstall | null {
+    return installDirOf(program, path, {
+      forbidden: this.forbidden,
+      visible: [...SYSTEM_DIRS, ...this.installs],
+      labels: this.labels,
+    });
+  }
+
+  /**
    * The argv that runs `argv` for this run: inside the sandbox while on (a 503 when none can be
-   * made, a ProcessStartError when the program is not on the PATH, a 503 when it is installed
-   * where the sandbox cannot see it), as it is while off.
+   * made, a ProcessStartError when the program is not on the PATH, a 503 naming the path to add
+   * to GAFFER_AGENT_SANDBOX_READ when its install cannot be bound), as it is while off.
    */
   async wrap(run: SandboxRun, argv: readonly string[]): Promise<string[]> {
     if (this.mode === 'off') return [...argv];
@@ -148,16 +186,20 @@ export class AgentSandbox {
         "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) and allow user namespaces; or set GAFFER_AGENT_SANDBOX=off, knowing that agents then can read the server's secrets",
       );
     }
+    const readable = [...this.installs, ...(run.readable ?? []), ...(run.network ? [run.network.dir] : [])];
     const paths: SandboxPaths = {
       workspace: run.workspace,
       home: run.home,
       writable: run.writable ?? [],
-      readable: [...this.installs, ...(run.readable ?? [])],
+      readable,
       forbidden: this.forbidden,
+      lowPorts: run.network?.lowPorts ?? false,
     };
-    this.requireVisible(argv[0] ?? '', run.path, paths);
+    const install = this.visibleInstall(argv[0] ?? '', run.path, paths);
+    readable.push(...install.bind);
+    const program = [install.argv0, ...argv.slice(1)];
     try {
-      return sandboxArgv(paths, argv, this.bwrap);
+      return sandboxArgv(paths, run.network ? run.network.wrap(program) : program, this.bwrap);
     } catch (error) {
       if (!(error instanceof SandboxProfileError)) throw error;
       throw new AppError(
@@ -170,52 +212,37 @@ export class AgentSandbox {
     }
   }
 
-  /** The program must be on the PATH and inside something the sandbox binds. */
-  private requireVisible(program: string, path: string | undefined, paths: SandboxPaths): void {
-    const found = lookUp(program, path);
-    if (!found) {
-      const error = Object.assign(new Error('not found on the PATH'), { code: 'ENOENT' });
-      throw new ProcessStartError(program, error);
-    }
-    const roots = [
-      ...SYSTEM_DIRS,
-      ...(paths.readable ?? []),
+  /**
+   * The program must be on the PATH, and its install inside what this run binds or bindable. One
+   * in the run's own files (its worktree, its home, its run directory, the clone's git metadata)
+   * is taken as it is: what the repository holds never chooses a bind.
+   */
+  private visibleInstall(program: string, path: string | undefined, paths: SandboxPaths) {
+    const own = [
+      ...(paths.readable ?? []).filter((p) => !this.installs.includes(p)),
       ...(paths.writable ?? []),
-      paths.workspace,
-      paths.home,
     ];
-    const real = realpathSync(found);
-    const hidden = [found, real].find((file) => !roots.some((root) => isWithin(file, root)));
-    if (hidden) {
-      throw new AppError(
-        503,
-        'agent_cli_outside_sandbox',
-        `${program} is installed at ${hidden}, which the agent sandbox does not show`,
-        { program, path: hidden },
-        `install it under /usr, or add ${dirname(hidden)} to GAFFER_AGENT_SANDBOX_READ`,
-      );
-    }
+    const install = installDirOf(program, path, {
+      forbidden: this.forbidden,
+      labels: this.labels,
+      visible: [...SYSTEM_DIRS, ...this.installs],
+      untrusted: [paths.workspace, paths.home, ...own],
+    });
+    if (!install) throw ProcessStartError.notOnPath(program);
+    if (isRefused(install)) throw cliOutsideSandbox(program, install);
+    return install;
   }
 }
 
-/** Where `program` runs from: itself when it names a path, else the first executable on PATH. */
-function lookUp(program: string, path: string | undefined): string | null {
-  if (program.includes('/')) return isFile(program) ? resolve(program) : null;
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, program);
-    if (isFile(candidate)) return candidate;
-  }
-  return null;
-}
-
-function isFile(path: string): boolean {
-  try {
-    const found = statSync(path);
-    return found.isFile() && (found.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+/** The 503 of a program whose install the sandbox cannot bind, naming the one path to add by hand. */
+export function cliOutsideSandbox(program: string, install: CliRefused): AppError {
+  return new AppError(
+    503,
+    'agent_cli_outside_sandbox',
+    install.refused,
+    { program, path: install.real, add_to_sandbox_read: install.pathToAdd },
+    sandboxReadRemedy(install.pathToAdd),
+  );
 }
 
 /** What an operator must hear about the agents' sandbox: nothing while it works. */

@@ -59,6 +59,14 @@ export class ProcessStartError extends Error {
     super(`could not start ${program}: ${cause.message}`);
     this.name = 'ProcessStartError';
   }
+
+  /** The program is on no directory of the PATH it would be looked up on. */
+  static notOnPath(program: string): ProcessStartError {
+    return new ProcessStartError(
+      program,
+      Object.assign(new Error('not found on the PATH'), { code: 'ENOENT' }),
+    );
+  }
 }
 
 /**

@@ -14,6 +14,8 @@ export {
   type SandboxState,
   sandboxWarnings,
 } from './agent-sandbox.js';
+export { decideEgress, type EgressRefusal } from './egress-proxy.js';
+export { findProgram } from './find-program.js';
 export {
   type GroupLeader,
   type GroupSpawnOptions,
@@ -29,6 +31,13 @@ export {
   stopGroup,
 } from './group.js';
 export {
+  type AllowEntry,
+  AllowEntryError,
+  allowListProblems,
+  parseAllowEntry,
+  parseAllowList,
+} from './network-allow.js';
+export {
   CommandError,
   type CommandFailure,
   type CommandOptions,
@@ -36,4 +45,16 @@ export {
   runCommand,
   TailBuffer,
 } from './run-command.js';
+export {
+  agentRunLimits,
+  createRunCgroup,
+  probeRunLimits,
+  type RunLimitBreach,
+  type RunLimitName,
+  type RunLimits,
+  type RunLimitsHandle,
+  type RunLimitsState,
+  runLimitsWarnings,
+} from './run-limits.js';
+export { openRunNetwork, type RunNetwork, type RunNetworkOptions } from './run-network.js';
 export { probeSandbox, type SandboxProbe } from './sandbox.js';

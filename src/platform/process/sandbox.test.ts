@@ -2,7 +2,8 @@
  * The sandbox profile: what its argv binds (read-write, read-only, absent), what it refuses to
  * bind, and — through the real `bwrap` — what a program inside can and cannot reach: its own
  * processes only, no file of the host outside the profile (a stand-in data directory beside the
- * workspace, with an auth secret), no writes outside the workspace and home, the network kept.
+ * workspace, with an auth secret), no writes outside the workspace and home, no network but its
+ * own loopback (run-network.test.ts has the doors Gaffer opens into it).
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,12 +28,17 @@ describe('the sandbox argv', () => {
     ['claude', '-p', 'hello'],
   );
 
-  it('makes new PID, IPC and UTS namespaces, drops capabilities and dies with the server', () => {
-    for (const flag of ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent'])
+  it('makes new PID, IPC, UTS and network namespaces, drops capabilities and dies with the server', () => {
+    for (const flag of [
+      '--unshare-pid',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-net',
+      '--die-with-parent',
+    ])
       expect(argv).toContain(flag);
     expect(argv.join(' ')).toContain('--cap-drop ALL');
     expect(argv.join(' ')).toContain('--remount-ro /');
-    expect(argv).not.toContain('--unshare-net'); // the model API and the gateway stay reachable
     expect(argv).not.toContain('--share-net');
   });
 
@@ -172,10 +178,12 @@ describe.skipIf(!available.ok)('a program in the sandbox', () => {
     expect(() => readFileSync('/tmp/probe')).toThrow(); // its /tmp is its own
   });
 
-  it('reaches the network (the gateway, the model API)', async () => {
+  it("reaches nothing of the host's network: not its loopback services, not another host", async () => {
     const { out } = await inside(
-      `node -e "require('net').connect(${port}, '127.0.0.1').on('data', (d) => { process.stdout.write(String(d)); process.exit(0); })"`,
+      `node -e "for (const [port, host] of [[${port}, '127.0.0.1'], [${port}, '::1'], [80, '192.0.2.1']]) require('net').connect(port, host).on('connect', () => console.log('REACHED', host)).on('error', (e) => console.log(host, e.code))"`,
     );
-    expect(out).toBe('gateway\n');
+    expect(out).not.toContain('REACHED');
+    expect(out).toContain('127.0.0.1 ECONNREFUSED');
+    expect(out).toMatch(/192\.0\.2\.1 (ENETUNREACH|EHOSTUNREACH)/);
   });
 });

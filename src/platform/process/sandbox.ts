@@ -12,7 +12,10 @@
  * - every capability dropped (`--cap-drop ALL`), so root inside cannot remount its way out, and
  *   the skeleton the binds hang on read-only: only the workspace, the home, the run directory and
  *   `/tmp` take writes;
- * - the network shared: the model API and Gaffer's gateway stay reachable.
+ * - a new network namespace: the program's loopback is its own, and nothing of the host's (its
+ *   PostgreSQL, Redis, Gaffer's own port), of private ranges or of the internet is routable. What
+ *   it may reach — the gateway, its model, the allowlist — Gaffer serves it through doors bound
+ *   into the sandbox (run-network.ts).
  * Nothing else of the host exists inside: not the data directory (auth secret, database files,
  * other agents' worktrees), not the server's checkout or configuration, not the user's home.
  */
@@ -35,6 +38,12 @@ export interface SandboxPaths {
    * one (the worktree under the data directory) is what a profile is for.
    */
   forbidden?: readonly string[];
+  /**
+   * Binding ports below 1024 on the sandbox's own loopback (CAP_NET_BIND_SERVICE, nothing else): for
+   * a relay serving a local model server's port 80. The sandbox's network is its own, so this
+   * reaches nothing of the host's.
+   */
+  lowPorts?: boolean;
 }
 
 /** Top-level system directories, bound read-only (or re-created as the links they are here). */
@@ -118,9 +127,11 @@ export function sandboxArgv(paths: SandboxPaths, argv: readonly string[], bwrap 
     '--unshare-pid',
     '--unshare-ipc',
     '--unshare-uts',
+    '--unshare-net',
     '--unshare-cgroup-try',
     '--cap-drop',
     'ALL',
+    ...(paths.lowPorts ? ['--cap-add', 'CAP_NET_BIND_SERVICE'] : []),
     ...systemBinds(forbidden),
     '--proc',
     '/proc',

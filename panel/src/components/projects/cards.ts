@@ -89,6 +89,14 @@ export const BUDGET_OPS_FIELDS: readonly FieldSpec[] = [
     nullable: true,
     placeholder: 'none',
   },
+  {
+    key: 'agent_network_allow',
+    label: 'Agent network allowlist',
+    hint: 'Hosts agents of this project may reach besides their model: package registries and the like — a host, an address, host:port or *.domain; no schemes or paths. One per line or comma-separated.',
+    kind: 'list',
+    placeholder: 'e.g. registry.npmjs.org\npypi.org\nfiles.pythonhosted.org',
+    wide: true,
+  },
 ];
 
 const command = (key: FieldSpec['key'], label: string, hint: string, placeholder: string): FieldSpec => ({

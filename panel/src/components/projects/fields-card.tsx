@@ -7,8 +7,15 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../ui/button';
 import { Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
-import { describedBy, Field, inputClass, TextInput } from './form';
-import { type CardDraft, type FieldErrors, type FieldSpec, fieldProblems, serverFieldErrors } from './rules';
+import { describedBy, Field, inputClass, TextArea, TextInput } from './form';
+import {
+  type CardDraft,
+  type FieldErrors,
+  type FieldSpec,
+  fieldProblems,
+  listEntries,
+  serverFieldErrors,
+} from './rules';
 import type { Project, ProjectPatch } from './types';
 
 export type { FieldSpec } from './rules';
@@ -20,6 +27,7 @@ function draftOf(project: Project, fields: readonly FieldSpec[]): CardDraft {
   for (const spec of fields) {
     const value = project[spec.key];
     if (spec.kind === 'checkbox') draft[spec.key] = value === true;
+    else if (spec.kind === 'list') draft[spec.key] = Array.isArray(value) ? value.join('\n') : '';
     else if (value === null || value === undefined || value === spec.defaultValue) draft[spec.key] = '';
     else draft[spec.key] = String(value);
   }
@@ -32,6 +40,7 @@ function patchOf(draft: CardDraft, initial: CardDraft, fields: readonly FieldSpe
     const value = draft[spec.key];
     if (value === undefined || value === initial[spec.key]) continue;
     if (typeof value === 'boolean') patch[spec.key] = value;
+    else if (spec.kind === 'list') patch[spec.key] = listEntries(value);
     else if (value.trim() === '') patch[spec.key] = null;
     else patch[spec.key] = spec.kind === 'money' ? Number(value.trim()) : value.trim();
   }
@@ -104,7 +113,7 @@ export function FieldsCard({
                   <p
                     id={`${id}-error`}
                     role="alert"
-                    className="text-xs text-danger"
+                    className="whitespace-pre-line text-xs text-danger"
                     data-testid={`error-${id}`}
                   >
                     {error}
@@ -129,6 +138,14 @@ export function FieldsCard({
                       </option>
                     ))}
                   </select>
+                ) : spec.kind === 'list' ? (
+                  <TextArea
+                    id={id}
+                    value={String(value)}
+                    onChange={(text) => set(id, text)}
+                    error={error}
+                    {...(spec.placeholder ? { placeholder: spec.placeholder } : {})}
+                  />
                 ) : (
                   <TextInput
                     id={id}

@@ -32,7 +32,12 @@ export function Field({
         </p>
       )}
       {error && (
-        <p id={`${id}-error`} role="alert" className="text-xs text-danger" data-testid={`error-${id}`}>
+        <p
+          id={`${id}-error`}
+          role="alert"
+          className="whitespace-pre-line text-xs text-danger"
+          data-testid={`error-${id}`}
+        >
           {error}
         </p>
       )}
@@ -76,6 +81,36 @@ export function TextInput({
       autoComplete="off"
       spellCheck={false}
       className={`${inputClass} ${mono ? 'font-mono text-xs' : ''}`}
+      value={value}
+      placeholder={placeholder}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+/** A multi-line text field (a list, one entry per line), wired like `TextInput`. */
+export function TextArea({
+  id,
+  value,
+  onChange,
+  error,
+  placeholder,
+  rows = 4,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  placeholder?: string;
+  rows?: number;
+}) {
+  return (
+    <textarea
+      {...describedBy(id, error)}
+      rows={rows}
+      autoComplete="off"
+      spellCheck={false}
+      className="w-full rounded-md border border-border bg-surface px-2 py-1 font-mono text-xs aria-[invalid=true]:border-danger"
       value={value}
       placeholder={placeholder}
       onChange={(event) => onChange(event.target.value)}

@@ -3,6 +3,7 @@ import {
   type FieldSpec,
   fieldProblems,
   ladderProblem,
+  listEntries,
   projectDraftProblems,
   serverFieldErrors,
 } from './rules';
@@ -55,6 +56,18 @@ describe('project form rules', () => {
     });
   });
 
+  it('reads a list field one entry per line or comma-separated, and leaves its entries to the server', () => {
+    expect(listEntries(' pypi.org,files.pythonhosted.org\n\n  *.npmjs.org , ')).toEqual([
+      'pypi.org',
+      'files.pythonhosted.org',
+      '*.npmjs.org',
+    ]);
+    expect(listEntries('  \n ')).toEqual([]);
+    const allow: FieldSpec[] = [{ key: 'agent_network_allow', label: 'Allow', hint: '', kind: 'list' }];
+    expect(fieldProblems({ agent_network_allow: '' }, allow)).toEqual({});
+    expect(fieldProblems({ agent_network_allow: 'https://x.org/simple' }, allow)).toEqual({});
+  });
+
   it('wants a ladder of two or more named, unique rungs (or none)', () => {
     expect(ladderProblem([])).toBeNull();
     expect(ladderProblem([{ name: 'dev', branch: 'dev' }])).toMatch(/at least two rungs/);
@@ -92,6 +105,20 @@ describe('project form rules', () => {
     expect(serverFieldErrors(invalid)).toEqual({
       fields: { dep_update_paths: '"../x" must not contain ".."', environments: 'must not be empty' },
       problem: null,
+    });
+    const entries = {
+      error: {
+        code: 'validation_failed',
+        message: 'invalid',
+        details: [
+          { field: 'body.agent_network_allow', message: '"https://x.org": write the host without a scheme' },
+          { field: 'body.agent_network_allow', message: '"10.0.0.0/8": CIDR ranges are not supported' },
+        ],
+      },
+    };
+    expect(serverFieldErrors(entries).fields).toEqual({
+      agent_network_allow:
+        '"https://x.org": write the host without a scheme\n"10.0.0.0/8": CIDR ranges are not supported',
     });
     const taken = { error: { code: 'slug_taken', message: 'a project with slug "shop" already exists' } };
     expect(serverFieldErrors(taken).fields).toEqual({ slug: 'a project with slug "shop" already exists' });

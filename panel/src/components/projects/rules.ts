@@ -7,14 +7,17 @@ import type { Project, ProjectPatch, Rung } from './types';
 
 export type FieldErrors = Record<string, string>;
 
-/** The server's field problems by field name (`body.dep_update_paths` → `dep_update_paths`), and the rest. */
+/**
+ * The server's field problems by field name (`body.dep_update_paths` → `dep_update_paths`), and the
+ * rest. Several problems of one field (one per bad allowlist entry) are one line each.
+ */
 export function serverFieldErrors(error: unknown): { fields: FieldErrors; problem: Problem | null } {
   if (error === null || error === undefined) return { fields: {}, problem: null };
   const problem = problemOf(error);
   const fields: FieldErrors = {};
   for (const { field, message } of problem.fields) {
     const name = field.replace(/^body[./]?/, '').split(/[./]/)[0] ?? field;
-    fields[name] = fields[name] ? `${fields[name]}; ${message}` : message;
+    fields[name] = fields[name] ? `${fields[name]}\n${message}` : message;
   }
   if (problem.code === 'slug_taken') fields.slug = problem.message;
   return { fields, problem: Object.keys(fields).length > 0 ? null : problem };
@@ -49,7 +52,8 @@ export interface FieldSpec {
   key: keyof ProjectPatch & keyof Project;
   label: string;
   hint: string;
-  kind: 'text' | 'checkbox' | 'select' | 'money';
+  /** `list`: a string array, edited one entry per line (or comma-separated); empty = []. */
+  kind: 'text' | 'checkbox' | 'select' | 'money' | 'list';
   placeholder?: string;
   /** The stored value that reads as "default": shown as an empty input with the placeholder. */
   defaultValue?: string;
@@ -63,6 +67,13 @@ export interface FieldSpec {
 
 export type CardDraft = Record<string, string | boolean>;
 
+/** A list field's text as its entries: split on newlines and commas, trimmed, blanks dropped. */
+export const listEntries = (text: string): string[] =>
+  text
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
 /** Problems we can see before sending. */
 export function fieldProblems(draft: CardDraft, fields: readonly FieldSpec[]): FieldErrors {
   const problems: FieldErrors = {};
@@ -70,6 +81,8 @@ export function fieldProblems(draft: CardDraft, fields: readonly FieldSpec[]): F
     const value = draft[spec.key];
     if (typeof value !== 'string') continue;
     const text = value.trim();
+    // A list's entries are judged by the server, one problem per entry (its grammar is the proxy's).
+    if (spec.kind === 'list') continue;
     if (!text && !spec.nullable) problems[spec.key] = `${spec.label} is required.`;
     else if (spec.max && text.length > spec.max) problems[spec.key] = `At most ${spec.max} characters.`;
     else if (spec.kind === 'money' && text) {

@@ -6,6 +6,7 @@
  * travels only in git's environment and is never seen by the command, nothing is committed or
  * pushed, and the probe directory is always removed.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +16,10 @@ import {
   type AgentSandbox,
   CommandError,
   type CommandResult,
+  createRunCgroup,
+  type EgressRefusal,
+  type RunLimitBreach,
+  type RunLimits,
   runCommand,
 } from '../../../platform/process/index.js';
 import { type LockfileChange, lockfileChanges, parseNumstat, parseStatus } from './changes.js';
@@ -37,9 +42,16 @@ export interface ProbeRequest {
   parentEnv?: NodeJS.ProcessEnv;
   /**
    * The sandbox the command runs in (the clone, its HOME and TMPDIR read-write; nothing of the data
-   * directory and no token). None: as it is.
+   * directory and no token; a network of its own). None: as it is.
    */
   sandbox?: AgentSandbox;
+  /**
+   * Where the sandboxed command's HTTP(S) may go (its package registry): the operator's and the
+   * project's allowlist entries. Nothing else is reachable.
+   */
+  networkAllow?: readonly string[];
+  /** What the command may consume (processes, memory, CPU): a fork bomb in a lockfile script stops there. */
+  limits?: RunLimits;
 }
 
 export type ProbeOutcome =
@@ -126,31 +138,59 @@ async function runProjectCommand(dir: string, cwd: string, request: ProbeRequest
   const env = commandEnv(dir, request.parentEnv);
   mkdirSync(env.HOME!, { recursive: true });
   mkdirSync(env.TMPDIR!, { recursive: true });
+  const blocked: EgressRefusal[] = [];
+  const network = await request.sandbox?.openNetwork({
+    allow: request.networkAllow ?? [],
+    onRefusal: (refusal) => blocked.push(refusal),
+  });
+  const limits = request.limits ? await createRunCgroup(`dep-${randomUUID()}`, request.limits) : null;
   let exit: CommandResult;
+  let breach: RunLimitBreach | null = null;
   try {
-    const argv = request.sandbox
+    const sandboxed = request.sandbox
       ? await request.sandbox.wrap(
-          { workspace: cwd, home: env.HOME!, writable: [env.TMPDIR!], path: env.PATH },
+          {
+            workspace: cwd,
+            home: env.HOME!,
+            writable: [env.TMPDIR!],
+            path: env.PATH,
+            ...(network ? { network } : {}),
+          },
           request.argv,
         )
       : [...request.argv];
-    exit = await runCommand(argv, {
+    limits?.watch(() => undefined);
+    exit = await runCommand(limits ? limits.launcher(sandboxed) : sandboxed, {
       cwd,
-      env,
+      env: { ...env, ...network?.env },
       timeoutMs: request.timeoutMs,
       signal: request.signal,
       maxOutputBytes: OUTPUT_LIMIT,
     });
   } catch (error) {
     if (error instanceof CommandError && error.failure === 'timeout') {
-      throw new ProbeError(`the command timed out after ${request.timeoutMs / 1000} s and was killed`);
+      throw new ProbeError(
+        `the command timed out after ${request.timeoutMs / 1000} s and was killed${blockedNote(blocked)}`,
+      );
     }
     throw failure(request.signal, error, 'the command could not run');
+  } finally {
+    breach = limits?.breach() ?? null;
+    await limits?.release();
+    await network?.close();
   }
+  if (breach) throw new ProbeError(`the command was ${breach.detail}`);
   if (exit.exitCode === 0) return;
   const how = exit.exitCode === null ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
   const said = lastLine(exit.stderr) || lastLine(exit.stdout);
-  throw new ProbeError(`the command ${how}${said ? `: ${said}` : ''}`);
+  throw new ProbeError(`the command ${how}${said ? `: ${said}` : ''}${blockedNote(blocked)}`);
+}
+
+/** What the fence refused the command, for its failure message (a registry missing from the allowlist). */
+function blockedNote(blocked: readonly EgressRefusal[]): string {
+  if (blocked.length === 0) return '';
+  const seen = [...new Set(blocked.map((refusal) => `${refusal.host}:${refusal.port} — ${refusal.reason}`))];
+  return ` (blocked: ${seen.slice(0, 5).join('; ')}${seen.length > 5 ? '; …' : ''}; allow a registry on the project's Budget & Ops card)`;
 }
 
 async function readChanges(

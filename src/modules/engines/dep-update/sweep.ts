@@ -6,7 +6,7 @@
  * the cycle); the sweep goes on with the next target. An abort stops it at once.
  */
 import { messageOf } from '../../../platform/message-of.js';
-import { agentSandbox } from '../../../platform/process/index.js';
+import { agentRunLimits, agentSandbox } from '../../../platform/process/index.js';
 import type { CycleContext } from '../../board-programs/index.js';
 import { depUpdateProjects } from '../../projects/index.js';
 import { splitShellWords } from '../../runtime/index.js';
@@ -84,6 +84,8 @@ async function probe(
       timeoutMs: deps.config.depUpdateTimeoutSeconds * 1000,
       signal: cycle.signal,
       sandbox: agentSandbox(deps.config),
+      networkAllow: [...deps.config.agentNetworkAllow, ...target.project.agentNetworkAllow],
+      limits: agentRunLimits(deps.config),
     });
   } catch (error) {
     cycle.signal.throwIfAborted();

@@ -9,6 +9,7 @@ const project = (slug: string, overrides: Partial<DepUpdateProject> = {}): DepUp
   environments: null,
   depUpdateCommand: 'npm update',
   depUpdatePaths: null,
+  agentNetworkAllow: [],
   ...overrides,
 });
 

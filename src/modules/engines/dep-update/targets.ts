@@ -16,6 +16,8 @@ export interface DepUpdateProject {
   environments: LadderRung[] | null;
   depUpdateCommand: string | null;
   depUpdatePaths: string | null;
+  /** Where its sandboxed command may reach (its package registry), beside the operator's list. */
+  agentNetworkAllow: string[];
 }
 
 export interface DepUpdateTarget {

@@ -12,6 +12,7 @@ describe('updateTaskText', () => {
       environments: null,
       depUpdateCommand: 'npm update',
       depUpdatePaths: null,
+      agentNetworkAllow: [],
     })),
   );
 

@@ -1,11 +1,19 @@
 /**
  * What `gaffer doctor` (and `GET /api/system/doctor`) looks at, one finding per thing: the runtime
- * in force and its sandbox, `git`, each agent CLI (found on the PATH or not, its version against
- * the one the suite runs for real), and — on a running server — the stores and each configured
- * model provider. A finding that fails is something the configuration needs and does not have:
- * the report is then not ok (`gaffer doctor` exits 1).
+ * in force, its sandbox and the limits its runs get, `git`, each agent CLI (found on the PATH or
+ * not, its version against the one the suite runs for real, and whether the sandbox can show the
+ * one the runtime starts: cli-sight.ts), and — on a running server — the stores and each
+ * configured model provider. A finding that fails is something the configuration needs and does
+ * not have: the report is then not ok (`gaffer doctor` exits 1).
  */
-import { CommandError, runCommand } from '../../../platform/process/index.js';
+import {
+  CommandError,
+  findProgram,
+  type RunLimitsState,
+  runCommand,
+  runLimitsWarnings,
+} from '../../../platform/process/index.js';
+import { cliSight, type SandboxView } from './cli-sight.js';
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail';
 
@@ -16,6 +24,8 @@ export interface DoctorFinding {
   detail: string;
   /** What to do about it (null when nothing is to be done). */
   remedy: string | null;
+  /** The path to add to GAFFER_AGENT_SANDBOX_READ: the sandbox cannot bind this CLI's install by itself. */
+  add_to_sandbox_read?: string;
 }
 
 export interface DoctorReport {
@@ -68,10 +78,14 @@ export async function checkGit(env: NodeJS.ProcessEnv): Promise<DoctorFinding> {
       };
 }
 
-/** Each built-in agent CLI; the one the process runtime starts must be there. */
+/**
+ * Each built-in agent CLI; the one the process runtime starts must be there, and — while the
+ * sandbox is on — where the sandbox can show it.
+ */
 export async function checkAgentClis(
   runtime: { kind: string; provider: string },
   env: NodeJS.ProcessEnv,
+  sandbox?: SandboxView | null,
 ): Promise<DoctorFinding[]> {
   return Promise.all(
     Object.entries(TESTED_AGENT_CLIS).map(async ([provider, cli]): Promise<DoctorFinding> => {
@@ -84,7 +98,7 @@ export async function checkAgentClis(
               ...base,
               status: 'fail',
               detail: `${cli.program} is not on the PATH, and GAFFER_AGENT_PROVIDER=${provider} starts it`,
-              remedy: `npm i -g ${cli.npm}@${cli.version} (a CLI outside /usr also goes in GAFFER_AGENT_SANDBOX_READ)`,
+              remedy: `npm i -g ${cli.npm}@${cli.version} (installed under a home, it is bound into the agent sandbox by itself)`,
             }
           : {
               ...base,
@@ -93,22 +107,95 @@ export async function checkAgentClis(
               remedy: null,
             };
       }
+      const sight = needed ? cliSight(cli.program, env.PATH, sandbox) : null;
+      if (sight && !sight.ok) {
+        return {
+          ...base,
+          status: 'fail',
+          detail: `${cli.program} ${version}: ${sight.note}`,
+          remedy: sight.remedy,
+          add_to_sandbox_read: sight.add,
+        };
+      }
+      const bound = sight?.note ? `; ${sight.note}` : '';
       if (version !== cli.version) {
         return {
           ...base,
           status: 'warn',
-          detail: `${cli.program} ${version}; the built-in template is tested with ${cli.version}`,
+          detail: `${cli.program} ${version}; the built-in template is tested with ${cli.version}${bound}`,
           remedy: `npm i -g ${cli.npm}@${cli.version} if its runs fail on start (a changed flag is told as an alert)`,
         };
       }
       return {
         ...base,
         status: 'ok',
-        detail: `${cli.program} ${version} (the tested version)${needed ? ', in use' : ''}`,
+        detail: `${cli.program} ${version} (the tested version)${needed ? ', in use' : ''}${bound}`,
         remedy: null,
       };
     }),
   );
+}
+
+/**
+ * The program of a configured template the runtime starts (GAFFER_AGENT_COMMAND_CUSTOM): on the
+ * PATH, and where the sandbox can show it. Its version is not asked: a custom CLI may take no
+ * `--version`.
+ */
+export function checkTemplateCli(
+  provider: string,
+  program: string,
+  env: NodeJS.ProcessEnv,
+  sandbox?: SandboxView | null,
+): DoctorFinding {
+  const base = { area: 'agent_cli' as const, name: provider };
+  const found = findProgram(program, env.PATH);
+  if (!found) {
+    return {
+      ...base,
+      status: 'fail',
+      detail: `${program} is not on the PATH, and the ${provider} template (GAFFER_AGENT_PROVIDER=${provider}) starts it`,
+      remedy: `install ${program} on the server's PATH, or name it by its path in GAFFER_AGENT_COMMAND_CUSTOM`,
+    };
+  }
+  const sight = cliSight(program, env.PATH, sandbox);
+  if (sight && !sight.ok) {
+    return {
+      ...base,
+      status: 'fail',
+      detail: sight.note,
+      remedy: sight.remedy,
+      add_to_sandbox_read: sight.add,
+    };
+  }
+  return {
+    ...base,
+    status: 'ok',
+    detail: `${found} (the ${provider} template's program), in use${sight?.note ? `; ${sight.note}` : ''}`,
+    remedy: null,
+  };
+}
+
+const MECHANISM = { cgroup2: 'cgroup v2', cgroup1: 'cgroup v1', rlimits: 'rlimits' } as const;
+
+/** The caps one agent run (or dependency-update command) gets: whole-run cgroups, or best-effort rlimits. */
+export function checkRunLimits(state: RunLimitsState): DoctorFinding {
+  const base = { area: 'runtime' as const, name: 'limits' };
+  if (state.ready) {
+    const caps = state.enforced.map((cap) => cap.replace('_', ' ')).join(', ');
+    return {
+      ...base,
+      status: 'ok',
+      detail: `runs limited by ${MECHANISM[state.mechanism]} (${caps})`,
+      remedy: null,
+    };
+  }
+  return {
+    ...base,
+    status: 'warn',
+    detail: runLimitsWarnings(state)[0] ?? `runs limited by ${MECHANISM[state.mechanism]} only`,
+    remedy:
+      'run Gaffer as a systemd service with Delegate=yes (its cgroup v2 delegated to it), or as root on a cgroup v1 host: only then does one runaway run stay within its caps',
+  };
 }
 
 /** The runtime in force and, for agent CLIs, whether their sandbox can be made. */

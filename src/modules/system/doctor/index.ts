@@ -5,29 +5,65 @@
 import type { Platform } from '../../../platform/context.js';
 import { isReadOnlyStore } from '../../../platform/db/errors.js';
 import { messageOf } from '../../../platform/message-of.js';
-import { agentSandbox, sandboxWarnings } from '../../../platform/process/index.js';
+import { agentSandbox, probeRunLimits, sandboxWarnings } from '../../../platform/process/index.js';
 import type { ProvidersModule } from '../../providers/index.js';
+import { splitShellWords } from '../../runtime/index.js';
 import {
   checkAgentClis,
   checkGit,
+  checkRunLimits,
   checkRuntime,
+  checkTemplateCli,
   type DoctorFinding,
   type DoctorReport,
   reportOf,
 } from './checks.js';
 
 export type { DoctorFinding, DoctorReport } from './checks.js';
-export { checkAgentClis, checkGit, checkRuntime, reportOf, TESTED_AGENT_CLIS } from './checks.js';
+export {
+  checkAgentClis,
+  checkGit,
+  checkRunLimits,
+  checkRuntime,
+  checkTemplateCli,
+  reportOf,
+  TESTED_AGENT_CLIS,
+} from './checks.js';
 
-/** The checks that need no server: the runtime and its sandbox, git, the agent CLIs. */
+/**
+ * The checks that need no server: the runtime, its sandbox and run limits, git, the agent CLIs —
+ * the one the runtime starts as the sandbox would see it.
+ */
 export async function machineFindings(
   config: Platform['config'],
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<DoctorFinding[]> {
   const runtime = { kind: config.agentRuntime, provider: config.agentProvider };
-  const [warning = null] = sandboxWarnings(await agentSandbox(config).state());
-  const [git, clis] = await Promise.all([checkGit(env), checkAgentClis(runtime, env)]);
-  return [checkRuntime(runtime, { mode: config.agentSandbox, warning }), git, ...clis];
+  const sandbox = agentSandbox(config);
+  const [warning = null] = sandboxWarnings(await sandbox.state());
+  // A sandbox that cannot be made is said once (the runtime finding), not again for each CLI.
+  const view = warning ? null : sandbox;
+  const [git, clis, limits] = await Promise.all([
+    checkGit(env),
+    checkAgentClis(runtime, env, view),
+    probeRunLimits(),
+  ]);
+  const template = templateProgram(config);
+  return [
+    checkRuntime(runtime, { mode: config.agentSandbox, warning }),
+    checkRunLimits(limits),
+    git,
+    ...clis,
+    ...(runtime.kind === 'process' && template
+      ? [checkTemplateCli(runtime.provider, template, env, view)]
+      : []),
+  ];
+}
+
+/** The program of the custom template (GAFFER_AGENT_COMMAND_CUSTOM) when the runtime starts that one. */
+function templateProgram(config: Platform['config']): string | null {
+  if (config.agentProvider !== 'custom' || !config.agentCommandCustom) return null;
+  return splitShellWords(config.agentCommandCustom)[0] ?? null;
 }
 
 async function storeFinding(name: string, ping: () => Promise<void>): Promise<DoctorFinding> {

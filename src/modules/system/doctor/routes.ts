@@ -17,6 +17,14 @@ const Finding = Type.Object({
   remedy: Type.Union([Type.String(), Type.Null()], {
     description: 'What to do about it; null when nothing is.',
   }),
+  add_to_sandbox_read: Type.Optional(
+    Type.String({
+      description:
+        'Set on the agent CLI the runtime starts when the agent sandbox cannot bind its install by itself (it lies in ' +
+        'the home of the server’s user, the data directory or a folder holding one): the path to add to ' +
+        'GAFFER_AGENT_SANDBOX_READ.',
+    }),
+  ),
 });
 
 const DoctorView = Type.Object({
@@ -40,8 +48,9 @@ export function registerDoctorRoutes(
         tags: ['system'],
         summary: 'What this server has and what it misses',
         description:
-          'The runtime in force and its sandbox, git, each agent CLI on the server’s PATH (its version against the ' +
-          'tested one), the stores, and a probe of each connected model provider — each with a remedy when ' +
+          'The runtime in force, its sandbox and the limits its runs get, git, each agent CLI on the server’s PATH ' +
+          '(its version against the tested one; for the one the runtime starts, whether the agent sandbox can ' +
+          'bind its install), the stores, and a probe of each connected model provider — each with a remedy when ' +
           'something is wrong. `gaffer doctor` prints the same table.',
         response: { 200: DoctorView, ...authErrorResponses },
       },

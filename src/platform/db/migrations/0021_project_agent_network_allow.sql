@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN "agent_network_allow" text[] DEFAULT '{}'::text[] NOT NULL;
