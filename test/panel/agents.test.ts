@@ -14,8 +14,16 @@ import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
 
-/** A stand-in agent CLI: a numbered line every 100 ms until SIGTERM, then `bye` and exit 0. */
+/**
+ * A stand-in agent CLI: asks its egress proxy for a host nobody allowed (refused, on the run's
+ * record), then prints a numbered line every 100 ms until SIGTERM, then `bye` and exit 0.
+ */
 const AGENT_SCRIPT = `
+import { connect } from 'node:net';
+const proxy = new URL(process.env.HTTPS_PROXY);
+connect(Number(proxy.port), proxy.hostname)
+  .on('error', () => {})
+  .end('CONNECT registry.npmjs.org:443 HTTP/1.1\\r\\nhost: registry.npmjs.org:443\\r\\n\\r\\n');
 let n = 0;
 process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });
 setInterval(() => console.log('tick ' + ++n), 100);
@@ -107,6 +115,15 @@ describe.skipIf(!chromiumAvailable)('agents', () => {
     await page.getByRole('button', { name: 'Spawn…' }).waitFor();
     await output.getByText('bye').waitFor();
     expect((await server.api('GET', '/api/orchestrator/agents')).json.agents).toEqual([]);
+
+    // What its network fence refused is on the page once the run is recorded.
+    await page.reload();
+    const blocked = page.getByTestId('agent-blocked');
+    await blocked.getByText('registry.npmjs.org:443').waitFor();
+    expect(await blocked.innerText()).toContain('1 connection refused by its network fence');
+    expect(await blocked.innerText()).toContain('— not on the allowlist');
+    await screenshot(page, 'agent-blocked-connections');
+    await expectAccessible(page);
 
     // The server's answer when there is nothing to stop.
     const again = await server.api('POST', '/api/orchestrator/agents/be-dev-1/stop', { graceful: true });

@@ -1,12 +1,14 @@
 /**
  * What an agent runs on, for its page: the route its model comes from (GET /api/providers/resolve;
  * a model named in its profile wins), and the CLI, model and ending of its latest run — a run that
- * failed on start says why in the CLI's own words (the run's detail).
+ * failed on start says why in the CLI's own words (the run's detail), and what its network fence
+ * refused.
  */
 import { Link } from 'react-router';
 import { $api } from '../../api/client';
 import { usePollInterval } from '../../live/live';
 import { RelativeTime } from '../ui/time';
+import { BlockedConnections } from './blocked-connections';
 import type { Agent } from './use-agents';
 
 /** The agent's latest runs (the page's Recent runs read the same query). */
@@ -78,6 +80,14 @@ export function RuntimeFacts({ agent }: { agent: Agent }) {
           'never spawned'
         )}
       </dd>
+      {latest && latest.blocked_total > 0 && (
+        <>
+          <dt className="text-muted">Network</dt>
+          <dd>
+            <BlockedConnections blocked={latest.blocked} total={latest.blocked_total} />
+          </dd>
+        </>
+      )}
     </dl>
   );
 }
