@@ -10,15 +10,10 @@
  * to the run (`onRefusal`) so the run's record and the operator see it.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type Door, doorOf } from './door-server.js';
 import {
   type AllowEntry,
   allowedBy,
@@ -119,21 +114,8 @@ export interface EgressProxyOptions extends EgressPolicy {
 const refusalText = (refusal: EgressRefusal) =>
   `blocked by Gaffer's agent network fence: ${refusal.host}:${refusal.port} — ${refusal.reason}\n`;
 
-export interface EgressProxy {
-  /** Not yet listening: the caller picks the socket. */
-  readonly server: Server;
-  /** Stops listening and cuts every connection and tunnel still open. */
-  close(): Promise<void>;
-}
-
 /** An HTTP proxy deciding by `options`. */
-export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
-  const sockets = new Set<Duplex>();
-  const track = (socket: Duplex) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  };
-
+export function createEgressProxy(options: EgressProxyOptions): Door {
   const decide = async (host: string, port: number): Promise<EgressDecision> => {
     const decision = await decideEgress(options, host, port);
     if (!decision.ok)
@@ -192,8 +174,8 @@ export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
     request.pipe(upstream);
   });
 
+  const door = doorOf(server);
   server.on('connect', async (request: IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
     client.on('error', () => client.destroy());
     const target = parseAuthority(request.url ?? '');
     if (!target) {
@@ -206,7 +188,7 @@ export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
       return;
     }
     const upstream: Socket = connect(target.port, decision.address);
-    track(upstream);
+    door.keep(upstream);
     let connected = false;
     upstream.once('connect', () => {
       connected = true;
@@ -225,15 +207,5 @@ export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
     client.once('close', () => upstream.destroy());
   });
 
-  // Long-lived streams (a model's SSE answer) pass through: no request timeout of the proxy's own.
-  server.requestTimeout = 0;
-  server.on('connection', track);
-  return {
-    server,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
+  return { server: door.server, close: door.close };
 }

@@ -7,15 +7,9 @@
  * `/_guard/status`, `/docs` — is a 404 that never reaches the server, and no request header but
  * the few a JSON call needs passes (no cookie, no upgrade, no forwarding headers).
  */
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Duplex } from 'node:stream';
+import { type Door, doorOf } from './door-server.js';
 
 /** The only paths a run may call. */
 export const GATEWAY_PREFIX = '/api/v1/';
@@ -29,11 +23,6 @@ export interface GatewayDoorOptions {
 
 /** Request headers passed on; the identity replaces any of its own a request carried. */
 const PASSED = new Set(['content-type', 'content-length', 'accept', 'x-correlation-id', 'user-agent']);
-
-export interface GatewayDoor {
-  readonly server: Server;
-  close(): Promise<void>;
-}
 
 function notFound(response: ServerResponse, path: string): void {
   response.writeHead(404, { 'content-type': 'application/json' }).end(
@@ -57,11 +46,10 @@ function resolvedPath(raw: string | undefined): { path: string; pathAndQuery: st
   }
 }
 
-export function createGatewayDoor(options: GatewayDoorOptions): GatewayDoor {
+export function createGatewayDoor(options: GatewayDoorOptions): Door {
   const base = new URL(options.gatewayUrl);
   const basePath = base.pathname.replace(/\/+$/, '');
   const send = base.protocol === 'https:' ? httpsRequest : httpRequest;
-  const sockets = new Set<Duplex>();
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const target = resolvedPath(request.url);
@@ -102,18 +90,7 @@ export function createGatewayDoor(options: GatewayDoorOptions): GatewayDoor {
     });
     request.pipe(upstream);
   });
-  // A gateway verb may take minutes (the server's own wall clock bounds it).
-  server.requestTimeout = 0;
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  return {
-    server,
-    close: () =>
-      new Promise<void>((done) => {
-        server.close(() => done());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
+  // A gateway verb may take minutes: the server's own wall clock bounds it, not the door.
+  const { close } = doorOf(server);
+  return { server, close };
 }
