@@ -46,7 +46,8 @@ describe('pending work', () => {
     expect(report.cwd).toBe(
       `${t.platform.config.dataDir}/workspaces/fe-dev-1/shop/tasks/${task.id.slice(0, 8)}`,
     );
-    expect(report).toMatchObject({ task: task.id, agent: t.idOf('fe-dev-1'), token: true });
+    // Its token is the gateway door's to add: it never enters the sandbox.
+    expect(report).toMatchObject({ task: task.id, agent: t.idOf('fe-dev-1'), token: false });
     expect(report.prompt).toContain(task.id);
     expect(report.prompt).toContain('i_will_work_on');
     expect((await t.task(task.id)).assignedTo).toBe(t.idOf('fe-dev-1'));

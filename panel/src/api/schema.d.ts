@@ -12290,7 +12290,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The agent CLI is not installed (`agent_cli_unavailable`) or the server is closing. */
+            /** @description The agent CLI is not installed (`agent_cli_unavailable`); it is installed where the agent sandbox cannot bind it (`agent_cli_outside_sandbox`, details `add_to_sandbox_read`: the path to add to GAFFER_AGENT_SANDBOX_READ); no sandbox can be made here (`agent_sandbox_unavailable`); or the server is closing. */
             503: {
                 headers: {
                     [name: string]: unknown;
