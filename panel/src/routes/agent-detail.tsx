@@ -16,6 +16,7 @@ import { StateBadge } from '../components/tasks/state-badge';
 import { EmptyState, Loading, Page, Section } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
 import { ShortId } from '../components/ui/short-id';
+import { TableScroll } from '../components/ui/table-scroll';
 import { TabLinks, useTab } from '../components/ui/tabs';
 import { RelativeTime } from '../components/ui/time';
 import { usePollInterval } from '../live/live';
@@ -123,48 +124,50 @@ function Overview({ agent }: { agent: Agent }) {
           {runs.error && <ProblemNote error={runs.error} prefix="Could not load the runs" />}
           {runs.isSuccess && runs.data.runs.length === 0 && <EmptyState>Never spawned yet.</EmptyState>}
           {runs.data && runs.data.runs.length > 0 && (
-            <table className="w-full text-left">
-              <thead className="text-xs text-muted">
-                <tr>
-                  <th scope="col" className="py-1 font-medium">
-                    Run
-                  </th>
-                  <th scope="col" className="py-1 font-medium">
-                    Status
-                  </th>
-                  <th scope="col" className="py-1 font-medium">
-                    Task
-                  </th>
-                  <th scope="col" className="py-1 font-medium">
-                    Started
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-border">
-                {runs.data.runs.map((r) => (
-                  <tr key={r.run_id}>
-                    <td className="py-1.5">
-                      <ShortId id={r.run_id} />
-                    </td>
-                    <td className="py-1.5" title={r.detail ?? undefined}>
-                      {r.status}
-                    </td>
-                    <td className="py-1.5">
-                      {r.task_id ? (
-                        <Link to={`/tasks/${r.task_id}`} className="text-accent underline">
-                          <ShortId id={r.task_id} />
-                        </Link>
-                      ) : (
-                        <span className="text-muted">—</span>
-                      )}
-                    </td>
-                    <td className="py-1.5">
-                      <RelativeTime at={r.started_at} />
-                    </td>
+            <TableScroll label="Recent runs" bare>
+              <table className="w-full text-left">
+                <thead className="text-xs text-muted">
+                  <tr>
+                    <th scope="col" className="py-1 font-medium">
+                      Run
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Status
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Task
+                    </th>
+                    <th scope="col" className="py-1 font-medium">
+                      Started
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody className="divide-y divide-border">
+                  {runs.data.runs.map((r) => (
+                    <tr key={r.run_id}>
+                      <td className="py-1.5">
+                        <ShortId id={r.run_id} />
+                      </td>
+                      <td className="py-1.5" title={r.detail ?? undefined}>
+                        {r.status}
+                      </td>
+                      <td className="py-1.5">
+                        {r.task_id ? (
+                          <Link to={`/tasks/${r.task_id}`} className="text-accent underline">
+                            <ShortId id={r.task_id} />
+                          </Link>
+                        ) : (
+                          <span className="text-muted">—</span>
+                        )}
+                      </td>
+                      <td className="py-1.5">
+                        <RelativeTime at={r.started_at} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
         </Section>
       </div>

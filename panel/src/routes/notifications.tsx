@@ -15,6 +15,7 @@ import { ChoiceButtons } from '../components/ui/choice-buttons';
 import { EmptyState, Loading, Page } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
 import { ShortId } from '../components/ui/short-id';
+import { TableScroll } from '../components/ui/table-scroll';
 import { RelativeTime } from '../components/ui/time';
 
 const FILTERS: { value: NotificationFilter; label: string }[] = [
@@ -73,7 +74,7 @@ export default function NotificationsPage() {
       {list.isPending && <Loading what="notifications" />}
       {list.isSuccess && items.length === 0 && <EmptyState>{EMPTY[show]}</EmptyState>}
       {items.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+        <TableScroll label="Notifications">
           <table className="w-full text-left" data-testid="notifications">
             <thead className="border-b border-border text-xs text-muted">
               <tr>
@@ -146,7 +147,7 @@ export default function NotificationsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Page>
   );

@@ -10,6 +10,7 @@ import { branchLine } from '../components/projects/types';
 import { Button } from '../components/ui/button';
 import { EmptyState, Loading, Page } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
+import { TableScroll } from '../components/ui/table-scroll';
 import { RelativeTime } from '../components/ui/time';
 
 export default function ProjectsPage() {
@@ -36,7 +37,7 @@ export default function ProjectsPage() {
         </EmptyState>
       )}
       {projects.length > 0 && (
-        <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+        <TableScroll label="Projects">
           <table className="w-full text-left" aria-label="Projects">
             <thead className="border-b border-border text-xs text-muted">
               <tr>
@@ -77,7 +78,7 @@ export default function ProjectsPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {list.data && list.data.total > projects.length && (
         <p className="text-muted">

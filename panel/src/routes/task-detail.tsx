@@ -11,6 +11,7 @@ import { CollisionsTab } from '../components/tasks/detail/collisions-tab';
 import { FindingsTab } from '../components/tasks/detail/findings-tab';
 import { HistoryTab } from '../components/tasks/detail/history-tab';
 import { OverviewTab } from '../components/tasks/detail/overview-tab';
+import { ReviewBar } from '../components/tasks/detail/task-actions';
 import { TaskHeader } from '../components/tasks/detail/task-header';
 import { TranscriptTab } from '../components/tasks/detail/transcript-tab';
 import { useTask } from '../components/tasks/detail/use-task';
@@ -18,6 +19,7 @@ import { WorkSessionTab } from '../components/tasks/detail/work-session-tab';
 import { useLookups } from '../components/tasks/lookups';
 import { Loading } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
+import { TAB, TAB_BAR } from '../components/ui/tabs';
 
 const TABS = [
   ['overview', 'Overview'],
@@ -63,16 +65,12 @@ export default function TaskDetailPage() {
   const t = task.data;
 
   return (
-    <div className="space-y-4 px-6 py-5">
-      <TaskHeader task={t} lookups={lookups} />
+    <div className="min-w-0 space-y-4 px-4 pt-5 sm:px-6">
+      <TaskHeader task={t} lookups={lookups} reviewInBar={tab === 'changes'} />
       <Tabs.Root value={tab} onValueChange={openTab}>
-        <Tabs.List aria-label="Task views" className="flex gap-1 border-b border-border">
+        <Tabs.List aria-label="Task views" className={TAB_BAR}>
           {TABS.map(([value, label]) => (
-            <Tabs.Trigger
-              key={value}
-              value={value}
-              className="-mb-px border-b-2 border-transparent px-3 py-1.5 text-muted hover:text-text data-[state=active]:border-accent data-[state=active]:font-semibold data-[state=active]:text-text"
-            >
+            <Tabs.Trigger key={value} value={value} className={TAB}>
               {label}
             </Tabs.Trigger>
           ))}
@@ -101,6 +99,7 @@ export default function TaskDetailPage() {
           </Tabs.Content>
         </div>
       </Tabs.Root>
+      {tab === 'changes' ? <ReviewBar task={t} /> : <div className="pb-5" />}
     </div>
   );
 }

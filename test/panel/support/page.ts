@@ -46,15 +46,17 @@ const DOM_QUIET = `new Promise((resolve) => {
 })`;
 
 /**
- * Axe on the settled page: a list re-rendering after a search (a late answer of a query typed
+ * Axe on the settled page (every rule, or `only` those named: a second theme needs only its
+ * contrast checked): a list re-rendering after a search (a late answer of a query typed
  * before) may point an ARIA reference at an element that is gone for a frame, so the pass waits
  * until the document has stopped changing and every reference resolves (a few seconds at most);
  * one that never does is then axe's violation like any other.
  */
-export async function expectAccessible(page: Page): Promise<void> {
+export async function expectAccessible(page: Page, options: { only?: string[] } = {}): Promise<void> {
   await page.evaluate(DOM_QUIET);
   await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
-  const results = await new AxeBuilder({ page }).analyze();
+  const builder = new AxeBuilder({ page });
+  const results = await (options.only ? builder.withRules(options.only) : builder).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(' ')).join('\n  ')}`);

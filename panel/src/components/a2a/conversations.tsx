@@ -13,6 +13,7 @@ import { useLiveEvent, usePollInterval } from '../../live/live';
 import { EmptyState, Loading } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
 import { ShortId } from '../ui/short-id';
+import { TableScroll } from '../ui/table-scroll';
 import { RelativeTime } from '../ui/time';
 
 type Conversation =
@@ -52,7 +53,7 @@ export function Conversations({ agent }: { agent?: string }) {
           </EmptyState>
         )}
         {conversations.length > 0 && (
-          <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+          <TableScroll label="Conversations">
             <table className="w-full text-left" data-testid="conversations">
               <thead className="border-b border-border text-xs text-muted">
                 <tr>
@@ -76,7 +77,7 @@ export function Conversations({ agent }: { agent?: string }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
         )}
       </div>
       {open ? (

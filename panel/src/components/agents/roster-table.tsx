@@ -1,13 +1,14 @@
 /** The roster as a table: who, role, team (cell), roster state, run state, current task. */
 import { Link } from 'react-router';
 import { ShortId } from '../ui/short-id';
+import { TableScroll } from '../ui/table-scroll';
 import { RelativeTime } from '../ui/time';
 import { AgentStatusBadge, RunBadge } from './agent-badges';
 import { type Agent, type RunningAgent, roleLabel } from './use-agents';
 
 export function RosterTable({ agents, runs }: { agents: Agent[]; runs: Map<string, RunningAgent> }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+    <TableScroll label="Roster">
       <table className="w-full text-left" data-testid="roster">
         <thead className="border-b border-border text-xs text-muted">
           <tr>
@@ -72,6 +73,6 @@ export function RosterTable({ agents, runs }: { agents: Agent[]; runs: Map<strin
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

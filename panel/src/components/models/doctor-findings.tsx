@@ -8,6 +8,7 @@ import { $api } from '../../api/client';
 import { Button } from '../ui/button';
 import { Loading } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
+import { TableScroll } from '../ui/table-scroll';
 import type { DoctorFinding } from './use-models';
 
 const MARK = {
@@ -38,42 +39,44 @@ export function DoctorTable({
       {findings.length === 0 ? (
         <p className="text-ok">Nothing is missing.</p>
       ) : (
-        <table className="w-full text-left" data-testid="doctor-findings">
-          <thead className="text-xs text-muted">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                Checked
-              </th>
-              <th scope="col" className="py-1 pr-3 font-medium">
-                State
-              </th>
-              <th scope="col" className="py-1 font-medium">
-                Found
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
-            {findings.map((f) => {
-              const mark = f.add_to_sandbox_read ? NOT_BOUND : MARK[f.status];
-              return (
-                <tr key={`${f.area}:${f.name}`} data-testid={`doctor-${f.area}-${f.name}`}>
-                  <th scope="row" className="py-1.5 pr-3 align-top font-normal whitespace-nowrap">
-                    {AREA_LABEL[f.area]} <span className="font-mono">{f.name}</span>
-                  </th>
-                  <td className={`py-1.5 pr-3 align-top whitespace-nowrap ${mark.look}`}>{mark.label}</td>
-                  <td className="py-1.5 align-top">
-                    <p className="break-words">{f.detail}</p>
-                    {f.add_to_sandbox_read ? (
-                      <SandboxReadNotice path={f.add_to_sandbox_read} />
-                    ) : (
-                      f.remedy && <p className="mt-0.5 text-muted">→ {f.remedy}</p>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <TableScroll label="What the doctor found" bare>
+          <table className="w-full text-left" data-testid="doctor-findings">
+            <thead className="text-xs text-muted">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Checked
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  State
+                </th>
+                <th scope="col" className="py-1 font-medium">
+                  Found
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {findings.map((f) => {
+                const mark = f.add_to_sandbox_read ? NOT_BOUND : MARK[f.status];
+                return (
+                  <tr key={`${f.area}:${f.name}`} data-testid={`doctor-${f.area}-${f.name}`}>
+                    <th scope="row" className="py-1.5 pr-3 align-top font-normal whitespace-nowrap">
+                      {AREA_LABEL[f.area]} <span className="font-mono">{f.name}</span>
+                    </th>
+                    <td className={`py-1.5 pr-3 align-top whitespace-nowrap ${mark.look}`}>{mark.label}</td>
+                    <td className="py-1.5 align-top">
+                      <p className="break-words">{f.detail}</p>
+                      {f.add_to_sandbox_read ? (
+                        <SandboxReadNotice path={f.add_to_sandbox_read} />
+                      ) : (
+                        f.remedy && <p className="mt-0.5 text-muted">→ {f.remedy}</p>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <Button size="sm" disabled={doctor.isFetching} onClick={() => doctor.refetch()}>
         {doctor.isFetching ? 'Checking…' : 'Check again'}

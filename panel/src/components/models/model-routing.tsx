@@ -10,6 +10,7 @@ import { type Agent, roleLabel, useRoster } from '../agents/use-agents';
 import { Button } from '../ui/button';
 import { Loading, Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
+import { TableScroll } from '../ui/table-scroll';
 import {
   type Provider,
   type Route,
@@ -49,56 +50,58 @@ export function ModelRouting() {
       {list.length === 0 && (
         <p className="mb-3 text-muted">Connect a provider above before routing anything to it.</p>
       )}
-      <table className="w-full text-left" data-testid="routing-table">
-        <thead className="text-xs text-muted">
-          <tr>
-            <th scope="col" className="py-1 font-medium">
-              Route
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Provider
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Model
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              Runs
-            </th>
-            <th scope="col" className="py-1 font-medium">
-              <span className="sr-only">Save</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
-          <RouteRow
-            scope={{ kind: 'global' }}
-            label="Global"
-            route={data.global}
-            routing={data}
-            providers={list}
-          />
-          {roles.map((role) => (
+      <TableScroll label="Model routing" bare>
+        <table className="w-full text-left" data-testid="routing-table">
+          <thead className="text-xs text-muted">
+            <tr>
+              <th scope="col" className="py-1 font-medium">
+                Route
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Provider
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Model
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                Runs
+              </th>
+              <th scope="col" className="py-1 font-medium">
+                <span className="sr-only">Save</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
             <RouteRow
-              key={role}
-              scope={{ kind: 'role', role }}
-              label={`Role: ${roleLabel(role)}`}
-              route={data.roles[role] ?? null}
+              scope={{ kind: 'global' }}
+              label="Global"
+              route={data.global}
               routing={data}
               providers={list}
             />
-          ))}
-          {agentRows.map((agent) => (
-            <RouteRow
-              key={agent.id}
-              scope={{ kind: 'agent', id: agent.id, slug: agent.slug }}
-              label={`Agent: ${agent.slug}`}
-              route={data.agents[agent.id] ?? null}
-              routing={data}
-              providers={list}
-            />
-          ))}
-        </tbody>
-      </table>
+            {roles.map((role) => (
+              <RouteRow
+                key={role}
+                scope={{ kind: 'role', role }}
+                label={`Role: ${roleLabel(role)}`}
+                route={data.roles[role] ?? null}
+                routing={data}
+                providers={list}
+              />
+            ))}
+            {agentRows.map((agent) => (
+              <RouteRow
+                key={agent.id}
+                scope={{ kind: 'agent', id: agent.id, slug: agent.slug }}
+                label={`Agent: ${agent.slug}`}
+                route={data.agents[agent.id] ?? null}
+                routing={data}
+                providers={list}
+              />
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <div className="mt-3 flex flex-wrap items-center gap-4">
         <label className="flex items-center gap-2">
           <span>Route one agent on its own</span>

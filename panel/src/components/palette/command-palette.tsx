@@ -42,11 +42,14 @@ export function CommandPaletteButton() {
         type="button"
         onClick={() => setOpen(true)}
         aria-keyshortcuts="Control+K Meta+K"
-        className="mr-auto inline-flex h-8 w-64 items-center gap-2 rounded-md border border-border bg-bg px-2 text-muted hover:text-text"
+        aria-label="Search or jump to…"
+        className="inline-flex size-11 items-center justify-center gap-2 rounded-md text-muted hover:text-text lg:mr-auto lg:h-8 lg:w-64 lg:justify-start lg:border lg:border-border lg:bg-bg lg:px-2"
       >
-        <Search size={14} aria-hidden />
-        <span className="flex-1 text-left">Search or jump to…</span>
-        <kbd className="rounded border border-border px-1 font-mono text-[11px]">{mac ? '⌘K' : 'Ctrl K'}</kbd>
+        <Search size={16} aria-hidden className="lg:size-3.5" />
+        <span className="hidden flex-1 text-left lg:inline">Search or jump to…</span>
+        <kbd className="hidden rounded border border-border px-1 font-mono text-[11px] lg:inline">
+          {mac ? '⌘K' : 'Ctrl K'}
+        </kbd>
       </button>
       {open && <CommandPalette open={open} onOpenChange={setOpen} />}
     </>

@@ -14,6 +14,7 @@ import { Dialog } from '../ui/dialog';
 import { EmptyState, Loading, Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
 import { ShortId } from '../ui/short-id';
+import { TableScroll } from '../ui/table-scroll';
 import { RelativeTime } from '../ui/time';
 
 const OUTCOME_LOOK: Record<string, string> = {
@@ -126,7 +127,7 @@ function CycleTable({ programKey, enabled }: { programKey: string; enabled: bool
       </EmptyState>
     );
   return (
-    <div className="overflow-x-auto">
+    <TableScroll label="Engine cycles" bare>
       <table
         className="w-full text-left"
         aria-label="Cycles, newest first"
@@ -190,6 +191,6 @@ function CycleTable({ programKey, enabled }: { programKey: string; enabled: bool
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * The frame of every page: navigation on the left; on the right the header, the full-width banners
- * (agents unsandboxed, maintenance pause, parked model providers), then the page. Signed out, the sign-in page replaces it all.
+ * The frame of every page: navigation on the left (a bottom bar below `lg`); on the right the
+ * header, the full-width banners (agents unsandboxed, maintenance pause, parked model providers),
+ * then the page. Signed out, the sign-in page replaces it all.
  */
 import { useEffect } from 'react';
 import { Outlet } from 'react-router';
@@ -10,7 +11,7 @@ import { PauseBanner } from '../maintenance/pause-banner';
 import { RateLimitBanner } from '../rate-limits/rate-limit-banner';
 import { SandboxBanner } from '../sandbox/sandbox-banner';
 import { Header } from './header';
-import { Nav } from './nav';
+import { BottomBar, Nav } from './nav';
 import { SignIn } from './sign-in';
 
 export function Banners() {
@@ -39,10 +40,12 @@ export function Layout() {
       <div className="flex min-w-0 flex-1 flex-col">
         <Header />
         <Banners />
-        <main className="min-h-0 flex-1 overflow-y-auto">
+        {/* Room under the page for the bottom bar (and the phone's home indicator) below lg. */}
+        <main className="min-h-0 flex-1 overflow-y-auto pb-[calc(3.5rem+env(safe-area-inset-bottom))] lg:pb-0">
           <Outlet />
         </main>
       </div>
+      <BottomBar />
     </div>
   );
 }

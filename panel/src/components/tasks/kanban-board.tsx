@@ -52,7 +52,7 @@ export function KanbanBoard({ filters, lookups }: { filters: TaskFilters; lookup
       data-testid="kanban"
       data-ready="true"
       aria-label={`Kanban board, ${board.data.total} tasks`}
-      className="-mx-6 flex gap-3 overflow-x-auto px-6 pb-2"
+      className="-mx-4 flex gap-3 overflow-x-auto px-4 pb-2 sm:-mx-6 sm:px-6"
     >
       {columns.map((column) => (
         <KanbanColumn

@@ -1,16 +1,19 @@
 /**
  * The Tasks list: a dense table (state, id, title, team, project, assignee, age) of one page of
- * GET /api/tasks under the URL's filters, newest first, with Previous / Next pages. Live: task
- * events refetch it (invalidation.ts); it polls only while the socket is down.
+ * GET /api/tasks under the URL's filters, newest first, with Previous / Next pages — on a phone a
+ * list of cards, the title whole. Live: task events refetch it (invalidation.ts); it polls only
+ * while the socket is down.
  */
 import { keepPreviousData } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { $api } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { usePollInterval } from '../../live/live';
 import { Button } from '../ui/button';
 import { EmptyState, Loading } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
 import { ShortId } from '../ui/short-id';
+import { TableScroll } from '../ui/table-scroll';
 import { RelativeTime } from '../ui/time';
 import { hasFilters, type TaskFilters } from './filters';
 import type { Lookups } from './lookups';
@@ -63,61 +66,28 @@ export function TaskTable({
 
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto rounded-lg border border-border bg-surface">
-        <table className="w-full text-left text-[13px]" data-testid="task-table">
-          <thead className="border-b border-border text-xs text-muted">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
-                State
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Id
-              </th>
-              <th scope="col" className="w-full px-3 py-2 font-medium">
-                Title
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Team
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Project
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
-                Assignee
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                Updated
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
-            {tasks.map((task) => (
-              <tr key={task.id} className="hover:bg-surface-2" data-testid={`task-row-${task.id}`}>
-                <td className="px-3 py-1.5">
-                  <StateBadge status={task.status} />
-                </td>
-                <td className="px-3 py-1.5">
-                  <ShortId id={task.id} />
-                </td>
-                <td className="max-w-0 px-3 py-1.5">
-                  <Link
-                    to={`/tasks/${task.id}`}
-                    className="block truncate font-medium hover:underline"
-                    title={task.title}
-                  >
-                    {task.title}
-                  </Link>
-                </td>
-                <td className="px-3 py-1.5 whitespace-nowrap">{task.team.replace('_', ' ')}</td>
-                <td className="px-3 py-1.5 whitespace-nowrap">{lookups.project(task.project_id)}</td>
-                <td className="px-3 py-1.5 whitespace-nowrap">{lookups.agent(task.assigned_to)}</td>
-                <td className="px-3 py-1.5 whitespace-nowrap text-muted">
-                  <RelativeTime at={task.updated_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <ul
+        className="divide-y divide-border rounded-lg border border-border bg-surface md:hidden"
+        data-testid="task-cards"
+      >
+        {tasks.map((task) => (
+          <li key={task.id} className="space-y-1 px-3 py-2.5" data-testid={`task-card-${task.id}`}>
+            <Link to={`/tasks/${task.id}`} className="block font-medium break-words hover:underline">
+              {task.title}
+            </Link>
+            <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted">
+              <StateBadge status={task.status} />
+              <ShortId id={task.id} />
+              <span>{task.team.replace('_', ' ')}</span>
+              <span>{lookups.project(task.project_id)}</span>
+              <span>{lookups.agent(task.assigned_to)}</span>
+              <RelativeTime at={task.updated_at} />
+            </p>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <TaskTableRows tasks={tasks} lookups={lookups} />
       </div>
       <nav aria-label="Pages" className="flex items-center justify-between text-muted">
         <span data-testid="task-range">
@@ -133,5 +103,69 @@ export function TaskTable({
         </span>
       </nav>
     </div>
+  );
+}
+
+type TaskRow = paths['/api/tasks']['get']['responses'][200]['content']['application/json']['tasks'][number];
+
+/** The wide screen's table of one page of tasks. */
+function TaskTableRows({ tasks, lookups }: { tasks: TaskRow[]; lookups: Lookups }) {
+  return (
+    <TableScroll label="Tasks">
+      <table className="w-full text-left text-[13px]" data-testid="task-table">
+        <thead className="border-b border-border text-xs text-muted">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">
+              State
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Id
+            </th>
+            <th scope="col" className="w-full px-3 py-2 font-medium">
+              Title
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Team
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Project
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Assignee
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+              Updated
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {tasks.map((task) => (
+            <tr key={task.id} className="hover:bg-surface-2" data-testid={`task-row-${task.id}`}>
+              <td className="px-3 py-1.5">
+                <StateBadge status={task.status} />
+              </td>
+              <td className="px-3 py-1.5">
+                <ShortId id={task.id} />
+              </td>
+              <td className="max-w-0 px-3 py-1.5">
+                <Link
+                  to={`/tasks/${task.id}`}
+                  className="block truncate font-medium hover:underline"
+                  title={task.title}
+                >
+                  {task.title}
+                </Link>
+              </td>
+              <td className="px-3 py-1.5 whitespace-nowrap">{task.team.replace('_', ' ')}</td>
+              <td className="px-3 py-1.5 whitespace-nowrap">{lookups.project(task.project_id)}</td>
+              <td className="px-3 py-1.5 whitespace-nowrap">{lookups.agent(task.assigned_to)}</td>
+              <td className="px-3 py-1.5 whitespace-nowrap text-muted">
+                <RelativeTime at={task.updated_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }

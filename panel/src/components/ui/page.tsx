@@ -1,4 +1,8 @@
-/** Page frame: a title row (with optional actions) and the content; `narrow` caps forms at 960 px. */
+/**
+ * Page frame: a title row (with optional actions, which wrap under the title on a narrow screen)
+ * and the content; `narrow` caps forms at 960 px. Every page uses it, so every page is as wide as
+ * the screen and no wider (docs/panel.md, "On a phone").
+ */
 import type { ReactNode } from 'react';
 
 export function Page({
@@ -13,9 +17,9 @@ export function Page({
   children: ReactNode;
 }) {
   return (
-    <div className={`px-6 py-5 ${narrow ? 'max-w-[960px]' : ''}`}>
-      <div className="mb-4 flex items-center justify-between gap-4">
-        <h1 className="text-[22px] font-semibold">{title}</h1>
+    <div className={`min-w-0 px-4 py-5 sm:px-6 ${narrow ? 'max-w-[960px]' : ''}`}>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <h1 className="min-w-0 text-[22px] font-semibold break-words">{title}</h1>
         {actions}
       </div>
       <div className="space-y-6">{children}</div>
@@ -33,12 +37,12 @@ export function Section({
   children: ReactNode;
 }) {
   return (
-    <section aria-label={title} className="rounded-lg border border-border bg-surface">
-      <header className="border-b border-border px-4 py-3">
+    <section aria-label={title} className="min-w-0 rounded-lg border border-border bg-surface">
+      <header className="border-b border-border px-3 py-3 sm:px-4">
         <h2 className="text-[15px] font-semibold">{title}</h2>
         {description && <p className="mt-0.5 text-muted">{description}</p>}
       </header>
-      <div className="p-4">{children}</div>
+      <div className="p-3 sm:p-4">{children}</div>
     </section>
   );
 }

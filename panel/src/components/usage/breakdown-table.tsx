@@ -5,6 +5,7 @@
 import { Link } from 'react-router';
 import { formatTokens, formatUsd } from '../../lib/format';
 import { EmptyState } from '../ui/page';
+import { TableScroll } from '../ui/table-scroll';
 import type { Breakdown } from './use-usage';
 
 export function BreakdownTable({
@@ -19,7 +20,7 @@ export function BreakdownTable({
 }) {
   if (breakdown.rows.length === 0) return <EmptyState>No usage recorded in this period.</EmptyState>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+    <TableScroll label="Usage breakdown">
       <table className="w-full text-left" data-testid="usage-breakdown">
         <thead className="border-b border-border text-xs text-muted">
           <tr>
@@ -74,6 +75,6 @@ export function BreakdownTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

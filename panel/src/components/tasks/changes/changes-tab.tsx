@@ -6,12 +6,14 @@
  * beside the new). The diff draws only the rows on screen (@tanstack/react-virtual over the rows
  * of diff-rows.ts), so a change of ten thousand lines scrolls smoothly. `n` / `p` jump to the next
  * and previous file, `j` / `k` to the next and previous hunk; lock and generated files start folded; a file cut short by the server's caps
- * loads whole on a click.
+ * loads whole on a click. On a phone or a tablet: the summary, the files as a list to jump from, the
+ * unified diff (split is for desktop widths) with long lines scrolling inside it, then the commits.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { $api } from '../../../api/client';
+import { useWideScreen } from '../../../lib/use-wide-screen';
 import { Button } from '../../ui/button';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
@@ -57,7 +59,8 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
   const [folds, setFolds] = useState<ReadonlyMap<string, boolean>>(new Map());
   const review = useReview(taskId);
   const [search, setSearch] = useSearchParams();
-  const mode: DiffMode = search.get('view') === 'split' ? 'split' : 'unified';
+  const wide = useWideScreen();
+  const mode: DiffMode = wide && search.get('view') === 'split' ? 'split' : 'unified';
   const rows = useMemo(() => diffRows(files, folds, review.notes, mode), [files, folds, review.notes, mode]);
   const starts = useMemo(() => rowIndexes(rows, 'file'), [rows]);
   const hunks = useMemo(() => rowIndexes(rows, 'hunk'), [rows]);
@@ -139,7 +142,7 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           <span className="font-mono text-xs">{change.head.branch}</span> →{' '}
           <span className="font-mono text-xs">{change.base.branch}</span>
         </span>
-        <fieldset className="ml-auto flex items-center gap-1 text-xs" aria-label="Diff view">
+        <fieldset className="ml-auto hidden items-center gap-1 text-xs lg:flex" aria-label="Diff view">
           {(['unified', 'split'] as const).map((view) => (
             <button
               key={view}
@@ -163,8 +166,10 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
           ))}
         </fieldset>
         <span className="text-xs text-muted">
-          Keys: <kbd>n</kbd>/<kbd>p</kbd> next/previous file, <kbd>j</kbd>/<kbd>k</kbd> hunk · read{' '}
-          <RelativeTime at={change.computed_at} />
+          <span className="hidden lg:inline">
+            Keys: <kbd>n</kbd>/<kbd>p</kbd> next/previous file, <kbd>j</kbd>/<kbd>k</kbd> hunk ·{' '}
+          </span>
+          read <RelativeTime at={change.computed_at} />
         </span>
       </header>
       {wholeFile.error && <ProblemNote error={wholeFile.error} prefix="Could not load the whole file" />}
@@ -191,26 +196,13 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
               ))}
             </ul>
           </nav>
-          <section aria-label="Commits" className="rounded-lg border border-border bg-surface p-2.5">
-            <h3 className="mb-1 text-[13px] font-semibold text-muted">Commits</h3>
-            <ol className="space-y-1.5 text-[13px]">
-              {change.commits.map((commit) => (
-                <li key={commit.sha} className="break-words">
-                  <span className="font-mono text-xs text-muted">{commit.sha.slice(0, 7)}</span>{' '}
-                  {commit.subject}
-                  <span className="block text-xs text-muted">
-                    {commit.author.name} · <RelativeTime at={commit.time} />
-                  </span>
-                </li>
-              ))}
-            </ol>
-          </section>
+          <Commits commits={change.commits} className="hidden lg:block" />
         </aside>
         <section
           ref={scroller}
           aria-label="Diff"
           tabIndex={-1}
-          className="h-[calc(100vh-250px)] min-h-80 overflow-auto rounded-lg border border-border bg-surface"
+          className="h-[calc(100dvh-250px)] min-h-80 overflow-auto rounded-lg border border-border bg-surface"
         >
           <div className="relative min-w-max" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => (
@@ -231,8 +223,28 @@ function ChangeView({ change, taskId }: { change: Change; taskId: string }) {
             ))}
           </div>
         </section>
+        <Commits commits={change.commits} className="lg:hidden" />
       </div>
     </div>
+  );
+}
+
+/** The commits of the change: beside the files on a wide screen, after the diff on a narrow one. */
+function Commits({ commits, className }: { commits: Change['commits']; className: string }) {
+  return (
+    <section aria-label="Commits" className={`rounded-lg border border-border bg-surface p-2.5 ${className}`}>
+      <h3 className="mb-1 text-[13px] font-semibold text-muted">Commits</h3>
+      <ol className="space-y-1.5 text-[13px]">
+        {commits.map((commit) => (
+          <li key={commit.sha} className="break-words">
+            <span className="font-mono text-xs text-muted">{commit.sha.slice(0, 7)}</span> {commit.subject}
+            <span className="block text-xs text-muted">
+              {commit.author.name} · <RelativeTime at={commit.time} />
+            </span>
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { $api } from '../../../api/client';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
+import { TableScroll } from '../../ui/table-scroll';
 import { StateBadge } from '../state-badge';
 
 export function CollisionsTab({ taskId }: { taskId: string }) {
@@ -47,7 +48,7 @@ export function CollisionsTab({ taskId }: { taskId: string }) {
         ) : m.siblings.length === 0 ? (
           <EmptyState>No sibling declares an overlapping path or a second migration.</EmptyState>
         ) : (
-          <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+          <TableScroll label="Overlapping siblings">
             <table className="w-full text-left text-[13px]">
               <thead className="border-b border-border text-xs text-muted">
                 <tr>
@@ -92,7 +93,7 @@ export function CollisionsTab({ taskId }: { taskId: string }) {
               </tbody>
             </table>
             {m.truncated && <p className="px-3 py-1.5 text-muted">More siblings collide than are listed.</p>}
-          </div>
+          </TableScroll>
         )}
       </section>
     </div>

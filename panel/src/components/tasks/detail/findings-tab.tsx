@@ -6,6 +6,7 @@ import { $api } from '../../../api/client';
 import type { paths } from '../../../api/schema';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
+import { TableScroll } from '../../ui/table-scroll';
 import { RelativeTime } from '../../ui/time';
 
 /** One finding as GET /api/tasks/{id}/findings answers it. */
@@ -31,33 +32,35 @@ export function FindingsTab({ taskId }: { taskId: string }) {
 
   return (
     <div className="space-y-4" data-testid="findings">
-      <table
-        className="rounded-lg border border-border bg-surface text-left text-[13px]"
-        aria-label="Findings per origin"
-      >
-        <thead className="border-b border-border text-xs text-muted">
-          <tr>
-            {['Origin', 'Open', 'Addressed', 'Verified', 'Waived'].map((h) => (
-              <th key={h} scope="col" className="px-3 py-1.5 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
-          {summary.map((s) => (
-            <tr key={s.origin}>
-              <th scope="row" className="px-3 py-1.5 text-left font-medium">
-                {s.origin.replace('_', ' ')}
-              </th>
-              <td className="px-3 py-1.5 tabular-nums">{s.open}</td>
-              <td className="px-3 py-1.5 tabular-nums">{s.addressed}</td>
-              <td className="px-3 py-1.5 tabular-nums">{s.verified}</td>
-              <td className="px-3 py-1.5 tabular-nums">{s.waived}</td>
+      <TableScroll label="Findings" bare>
+        <table
+          className="rounded-lg border border-border bg-surface text-left text-[13px]"
+          aria-label="Findings per origin"
+        >
+          <thead className="border-b border-border text-xs text-muted">
+            <tr>
+              {['Origin', 'Open', 'Addressed', 'Verified', 'Waived'].map((h) => (
+                <th key={h} scope="col" className="px-3 py-1.5 font-medium">
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {summary.map((s) => (
+              <tr key={s.origin}>
+                <th scope="row" className="px-3 py-1.5 text-left font-medium">
+                  {s.origin.replace('_', ' ')}
+                </th>
+                <td className="px-3 py-1.5 tabular-nums">{s.open}</td>
+                <td className="px-3 py-1.5 tabular-nums">{s.addressed}</td>
+                <td className="px-3 py-1.5 tabular-nums">{s.verified}</td>
+                <td className="px-3 py-1.5 tabular-nums">{s.waived}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       {truncated && (
         <p className="text-muted">
           Showing {findings.length} of {total} findings (the newest).

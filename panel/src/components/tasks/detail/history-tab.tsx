@@ -2,6 +2,7 @@
 import { $api } from '../../../api/client';
 import { EmptyState, Loading } from '../../ui/page';
 import { ProblemNote } from '../../ui/problem-note';
+import { TableScroll } from '../../ui/table-scroll';
 import { RelativeTime } from '../../ui/time';
 import type { Lookups } from '../lookups';
 import { StateBadge } from '../state-badge';
@@ -14,7 +15,7 @@ export function HistoryTab({ taskId, lookups }: { taskId: string; lookups: Looku
   const rows = [...events.data.events].reverse();
   if (rows.length === 0) return <EmptyState>No recorded changes yet.</EmptyState>;
   return (
-    <div className="overflow-x-auto rounded-lg border border-border bg-surface">
+    <TableScroll label="History">
       <table className="w-full text-left text-[13px]" data-testid="history">
         <thead className="border-b border-border text-xs text-muted">
           <tr>
@@ -59,6 +60,6 @@ export function HistoryTab({ taskId, lookups }: { taskId: string; lookups: Looku
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * What the CEO may do to the task from its page: the god-mode edit (override-dialog.tsx), assign
  * the reviewing PM while it awaits PM review, and approve (& merge) or request changes while it
- * awaits the CEO. Each
- * asks first and shows the server's error where it happened.
+ * awaits the CEO. Each asks first and shows the server's error where it happened. On a phone or a
+ * tablet reading the Changes tab, approve and request changes sit in a bar kept at the bottom of
+ * the screen (ReviewBar) instead of the header, so they stay in reach while the diff scrolls.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { Pencil } from 'lucide-react';
@@ -18,22 +19,54 @@ import { RequestChangesDialog } from '../request-changes-dialog';
 import { OverrideDialog } from './override-dialog';
 import type { Task } from './use-task';
 
-export function TaskActions({ task, lookups }: { task: Task; lookups: Lookups }) {
+export function TaskActions({
+  task,
+  lookups,
+  reviewInBar = false,
+}: {
+  task: Task;
+  lookups: Lookups;
+  /** The review actions are in the ReviewBar below `lg` (the Changes tab). */
+  reviewInBar?: boolean;
+}) {
   const [editing, setEditing] = useState(false);
-  const [rejecting, setRejecting] = useState(false);
   return (
     <div className="flex flex-wrap gap-2">
-      {task.status === 'awaiting_ceo_approval' && <ApproveButton task={task} />}
-      {task.status === 'awaiting_ceo_approval' && (
-        <Button onClick={() => setRejecting(true)}>Request changes…</Button>
-      )}
-      {rejecting && <RequestChangesDialog task={task} onClose={() => setRejecting(false)} />}
+      <div className={reviewInBar ? 'hidden flex-wrap gap-2 lg:flex' : 'contents'}>
+        <ReviewActions task={task} />
+      </div>
       {task.status === 'awaiting_pm_review' && <AssignReviewPm task={task} />}
       <Button onClick={() => setEditing(true)}>
         <Pencil size={14} aria-hidden />
         Edit (override)…
       </Button>
       {editing && <OverrideDialog task={task} lookups={lookups} onClose={() => setEditing(false)} />}
+    </div>
+  );
+}
+
+/** Approve (& merge) and request changes, while the task awaits the CEO; nothing otherwise. */
+function ReviewActions({ task }: { task: Task }) {
+  const [rejecting, setRejecting] = useState(false);
+  if (task.status !== 'awaiting_ceo_approval') return null;
+  return (
+    <>
+      <ApproveButton task={task} />
+      <Button onClick={() => setRejecting(true)}>Request changes…</Button>
+      {rejecting && <RequestChangesDialog task={task} onClose={() => setRejecting(false)} />}
+    </>
+  );
+}
+
+/** Below `lg`, the review actions kept at the bottom of the screen while the diff scrolls. */
+export function ReviewBar({ task }: { task: Task }) {
+  if (task.status !== 'awaiting_ceo_approval') return null;
+  return (
+    <div
+      data-testid="review-bar"
+      className="sticky bottom-0 z-20 -mx-4 flex flex-wrap justify-end gap-2 border-t border-border bg-surface px-4 py-2 sm:-mx-6 sm:px-6 lg:hidden"
+    >
+      <ReviewActions task={task} />
     </div>
   );
 }

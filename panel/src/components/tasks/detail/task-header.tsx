@@ -8,7 +8,16 @@ import { StateBadge } from '../state-badge';
 import { TaskActions } from './task-actions';
 import type { Task } from './use-task';
 
-export function TaskHeader({ task, lookups }: { task: Task; lookups: Lookups }) {
+export function TaskHeader({
+  task,
+  lookups,
+  reviewInBar = false,
+}: {
+  task: Task;
+  lookups: Lookups;
+  /** The review actions are in the ReviewBar below `lg` (the Changes tab). */
+  reviewInBar?: boolean;
+}) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(task.id);
@@ -27,13 +36,13 @@ export function TaskHeader({ task, lookups }: { task: Task; lookups: Lookups }) 
       </p>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1.5">
-          <div className="flex items-center gap-2">
+          <div className="flex flex-col items-start gap-1.5 sm:flex-row sm:items-center sm:gap-2">
             <StateBadge status={task.status} />
             <h1 className="text-[22px] leading-tight font-semibold break-words">{task.title}</h1>
           </div>
           <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted">
             <span className="inline-flex items-center gap-1">
-              <span className="font-mono text-xs text-text" data-testid="task-full-id">
+              <span className="font-mono text-xs break-all text-text" data-testid="task-full-id">
                 {task.id}
               </span>
               <Button size="sm" variant="ghost" onClick={copy} aria-label="Copy the task id">
@@ -51,7 +60,7 @@ export function TaskHeader({ task, lookups }: { task: Task; lookups: Lookups }) 
             </span>
           </p>
         </div>
-        <TaskActions task={task} lookups={lookups} />
+        <TaskActions task={task} lookups={lookups} reviewInBar={reviewInBar} />
       </div>
     </header>
   );
