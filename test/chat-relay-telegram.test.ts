@@ -1,7 +1,7 @@
 /**
  * The Telegram chat relay against a fake Bot API on loopback: CEO-only write-only credentials,
- * every notification relayed (right chat, HTML-escaped) when the flag is effective and credentials
- * are set, nothing otherwise, the producer unaffected by a failing or hanging Bot API, and the bot
+ * every notification relayed (right chat, HTML-escaped, with a link to the panel page it is about)
+ * when the flag is effective and credentials are set, nothing otherwise, the producer unaffected by a failing or hanging Bot API, and the bot
  * token in no response body and no log line.
  */
 
@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type Gaffer, REDACTED_LOG_PATHS } from '../src/app.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
+import { insertTask } from './fixtures-task-rows.js';
 import { startTestApp } from './support/app.js';
 import { createTestStores, type TestPlatform, type TestStores } from './support/stores.js';
 import { type FakeTelegram, startFakeTelegram } from './support-fake-telegram.js';
@@ -34,7 +35,8 @@ interface RelayApp {
 }
 
 let fake: FakeTelegram;
-const config = () => ({ telegramApiUrl: fake.url, telegramTimeoutMs: TIMEOUT_MS });
+const PUBLIC_URL = 'https://gaffer.example.com';
+const config = () => ({ telegramApiUrl: fake.url, telegramTimeoutMs: TIMEOUT_MS, publicUrl: PUBLIC_URL });
 
 /** Stores with the telegram_enabled flag persisted (it takes effect on the next boot). */
 async function storesWithFlag(enabled: boolean): Promise<TestStores> {
@@ -169,6 +171,28 @@ describe('chat relay with the flag on', () => {
     expect(call!.body.text).toContain('<b>Deploy &lt;now&gt; &amp; &quot;then&quot;</b>');
     expect(call!.body.text).toContain('Use &lt;b&gt;care&lt;/b&gt; &amp; check');
     expect(call!.body.text).toContain('be-dev-1');
+    // About no task: the notifications page opens.
+    expect(call!.body.text).toMatch(new RegExp(`<a href="${PUBLIC_URL}/notifications">Open in Gaffer</a>$`));
+  });
+
+  it('links a notification about a task awaiting the CEO to its change, ready to approve', async () => {
+    const task = await insertTask(r.platform.database.db, {
+      status: 'awaiting_ceo_approval',
+      title: 'Ship it',
+    });
+    const res = await r.call('POST', '/api/notifications', {
+      type: 'approval',
+      priority: 'high',
+      recipients: ['ceo'],
+      subject: 'Ship it awaits you',
+      body: 'Read the change and approve it.',
+      related_task_id: task.id,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await relayOf(r).idle();
+    expect(fake.calls.at(-1)!.body.text).toContain(
+      `<a href="${PUBLIC_URL}/tasks/${task.id}/changes">Open in Gaffer</a>`,
+    );
   });
 
   it('relays re-escalations too', async () => {

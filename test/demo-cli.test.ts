@@ -78,12 +78,15 @@ describe('gaffer demo', () => {
 
     const approve = await until(
       'the approve command',
-      async () => /awaits the CEO\. Approve and merge it.*\n\s+(curl .+)\n/.exec(output)?.[1],
+      async () => /or approve and merge it from here.*\n\s+(curl .+)\n/.exec(output)?.[1],
       120_000,
     ).catch((error) => {
       throw new Error(`${error.message}; output:\n${output}`);
     });
     expect((await get(`/api/tasks/${taskId}`)).json.status).toBe('awaiting_ceo_approval');
+    // The panel page to review it on, which the printed login link (or a session) opens.
+    const review = /Review its change in the panel.*\n\s+(http\S+)\n/.exec(output)?.[1];
+    expect(review).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/tasks/${taskId}/changes$`));
 
     // The moves of the sample task, in order, each with its state, agent and verb.
     const title = 'Health endpoint for the sample shop';
@@ -119,7 +122,7 @@ describe('gaffer demo', () => {
     expect(JSON.parse(sent)).toMatchObject({ id: taskId, status: 'needs_revision' });
     await until(
       'the task back before the CEO',
-      async () => (output.match(/awaits the CEO\. Approve and merge it/g)?.length === 2 ? true : undefined),
+      async () => (output.match(/The sample task awaits the CEO\./g)?.length === 2 ? true : undefined),
       120_000,
     ).catch((error) => {
       throw new Error(`${error.message}; output:\n${output}`);

@@ -109,6 +109,8 @@ export async function runDemo(base: Config): Promise<number> {
   const demo = await startDemo(base);
   const { server } = demo;
   const print = (line: string) => process.stdout.write(`${line}\n`);
+  // Where a browser (a phone, with GAFFER_PUBLIC_URL) opens the panel's pages.
+  const panelBase = (base.publicUrl ?? server.url).replace(/\/+$/, '');
   process.stdout.write(
     [
       '',
@@ -134,7 +136,9 @@ export async function runDemo(base: Config): Promise<number> {
       print(
         [
           '',
-          `The sample task awaits the CEO. Approve and merge it (the token is the CEO's, valid 24 hours):`,
+          'The sample task awaits the CEO. Review its change in the panel (a phone will do), and approve or send it back there:',
+          `  ${panelBase}/tasks/${demo.taskId}/changes`,
+          `or approve and merge it from here (the token is the CEO's, valid 24 hours):`,
           `  ${approveCommand(server.url, demo.taskId, token)}`,
           'or send it back for changes (the main PM plans a revision, and it comes round again):',
           `  ${requestChangesCommand(server.url, demo.taskId, token)}`,

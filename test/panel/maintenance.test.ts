@@ -1,12 +1,14 @@
 /**
  * The maintenance pause in a real browser: pause `dispatch` in drain mode from the header control
  * → the banner names the scope, mode, setter and reason with a countdown that ticks; a second open
- * page sees it appear live (no reload), Resume clears it on both; kill mode asks first.
+ * page sees it appear live (no reload), Resume clears it on both; kill mode asks first; and the same
+ * from a phone, the dialog a full-height sheet.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
+import { expectActionsInReach, expectFitsScreen, PHONE } from './support/responsive.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
 
 interface PauseRow {
@@ -111,6 +113,32 @@ describe.skipIf(!chromiumAvailable)('the maintenance pause in the panel', () => 
     await second.getByTestId('pause-banner-engines').waitFor();
     await server.api('DELETE', '/api/maintenance-pause/engines');
     await first.getByTestId('pause-banner-engines').waitFor({ state: 'detached' });
+  });
+
+  it('pauses and resumes from a phone: the dialog a full sheet, the banner on the screen', async () => {
+    const phone = await (
+      await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })
+    ).newPage();
+    await signIn(phone, server);
+    await phone.getByRole('button', { name: 'Pause', exact: true }).click();
+    const dialog = phone.getByRole('dialog', { name: 'Pause work' });
+    await dialog.waitFor();
+    const sheet = await dialog.boundingBox();
+    expect(sheet).toMatchObject({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+    await dialog.getByRole('checkbox', { name: /Delivery dispatch/ }).check();
+    await expectActionsInReach(phone, 'the pause dialog on a phone');
+    await screenshot(phone, 'phone-pause-dialog');
+    await dialog.getByRole('button', { name: 'Pause 1 scope' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const banner = phone.getByTestId('pause-banner-dispatch');
+    await banner.waitFor();
+    await expectFitsScreen(phone, 'the pause banner on a phone');
+    await screenshot(phone, 'phone-pause-banner');
+    await expectAccessible(phone);
+    await banner.getByRole('button', { name: /^Resume/ }).click();
+    await banner.waitFor({ state: 'detached' });
+    expect((await pauses()).find((row) => row.scope === 'dispatch')).toMatchObject({ paused: false });
+    await phone.context().close();
   });
 
   it('kill mode asks for confirmation before pausing', async () => {

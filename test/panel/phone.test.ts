@@ -4,7 +4,8 @@
  * scrolls sideways but a table or a diff in its own box), keeps its primary actions on the screen at
  * 44 px or more, and passes axe. Then the CEO's daily loop at phone size: the inbox, the review of
  * a change (the file picker, the unified diff, the actions kept in reach while the diff scrolls),
- * Approve & merge — the merge lands on main — and, for a second task, Request changes.
+ * Approve & merge — the merge lands on main — and, for a second task, Request changes; a link to
+ * the review opened without a session lands on the review once signed in.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,22 +113,77 @@ describe.skipIf(!chromiumAvailable)('the panel on a phone and a tablet', () => {
         await page.goto(`${server.base}${path}`);
         await page.locator('main h1').first().waitFor();
         const what = `${name} (${path}) on a ${device}`;
+
         // (expectAccessible waits for the page to settle first: the layout is checked on what loaded.)
         await check(`${what}, light`, () => expectAccessible(page));
+
         await check(what, () => expectFitsScreen(page, what));
         await check(what, () => expectActionsInReach(page, what));
         await screenshot(page, `${device}-${name}`);
+
         // The dark theme: the same layout and markup, its own contrast.
         await page.evaluate("document.documentElement.dataset.theme = 'dark'");
-        await check(`${what}, dark`, () => expectAccessible(page, { only: ['color-contrast'] }));
+        await check(`${what}, dark`, () =>
+          expectAccessible(page, { only: ['color-contrast'], settled: true }),
+        );
         await page.evaluate("document.documentElement.dataset.theme = 'light'");
       }
       expect(problems, problems.join('\n\n')).toEqual([]);
     }, 300_000);
   }
 
-  it("runs the CEO's loop on a phone: inbox, review, approve & merge onto main; and a send-back", async () => {
+  it('adds to a home screen like an app, its status bar in the theme it is switched to', async () => {
     const page = await open(PHONE);
+    const manifestUrl = await page.locator('link[rel="manifest"]').getAttribute('href');
+    const manifest = await page.request.get(`${server.base}${manifestUrl}`);
+    expect(manifest.status()).toBe(200);
+    expect(manifest.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+    const app = (await manifest.json()) as {
+      display: string;
+      start_url: string;
+      icons: { src: string; sizes: string; purpose: string }[];
+    };
+    expect(app).toMatchObject({ display: 'standalone', start_url: '/' });
+    expect(app.icons.map((icon) => `${icon.sizes} ${icon.purpose}`)).toEqual(
+      expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
+    );
+    for (const icon of app.icons) {
+      const file = await page.request.get(`${server.base}${icon.src}`);
+      expect(file.status(), icon.src).toBe(200);
+      expect(file.headers()['content-type'], icon.src).toMatch(/^image\//);
+    }
+    const touchIcon = await page.locator('link[rel="apple-touch-icon"]').getAttribute('href');
+    expect((await page.request.get(`${server.base}${touchIcon}`)).status()).toBe(200);
+    const barColours = () =>
+      page
+        .locator('meta[name="theme-color"]')
+        .evaluateAll((metas) => metas.map((m) => m.getAttribute('content')));
+    expect(await barColours()).toEqual(['#ffffff', '#ffffff']);
+
+    // The theme switch is under More on a phone; the status bar follows it.
+    await page.getByTestId('bottom-bar').getByRole('button', { name: 'More pages' }).click();
+    const more = page.getByTestId('more-sheet');
+    await more.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await barColours()).toEqual(['#171a21', '#171a21']);
+    await screenshot(page, 'phone-more');
+    await more.getByRole('link', { name: 'Settings' }).click();
+    await page.waitForURL('**/settings');
+    await more.waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it("runs the CEO's loop on a phone: inbox, review, approve & merge onto main; and a send-back", async () => {
+    // A link from a notification, opened on a phone with no session: the sign-in screen, then the
+    // login link lands on that very page.
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${server.base}/tasks/${merge}/changes`);
+    await page.getByRole('heading', { name: 'Sign in to Gaffer' }).waitFor();
+    await page.getByText('opens this page again').waitFor();
+    await page.goto(server.loginUrl());
+    await page.waitForURL(`${server.base}/tasks/${merge}/changes`);
+    await page.getByTestId('change-mergeable').waitFor();
+    await page.getByTestId('bottom-bar').getByRole('link', { name: 'Inbox' }).click();
     const mainBefore = await server.remoteGit(['rev-parse', 'refs/heads/main']);
     const viewport = PHONE;
     /** The element lies on the screen, above the bottom bar. */
@@ -154,6 +210,7 @@ describe.skipIf(!chromiumAvailable)('the panel on a phone and a tablet', () => {
     await files.last().click();
     const diff = page.getByRole('region', { name: 'Diff' });
     await diff.locator('[data-testid^="diff-file-"]').first().waitFor();
+    await screenshot(page, 'phone-review-top');
     const approve = page.getByTestId('review-bar').getByRole('button', { name: 'Approve & merge' });
     const sendBackButton = page.getByTestId('review-bar').getByRole('button', { name: 'Request changes…' });
     // Scrolled to the diff and through it, the actions stay on the screen.

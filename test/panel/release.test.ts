@@ -4,7 +4,8 @@
  * version, bump, why it qualifies, gaps, changelog and files; "Reject with changes" refuses a short
  * note before sending and cancels the proposal; a fresh proposal approved (confirmed) shows the blue
  * running band with both buttons disabled; the release commit's CI going red shows the reason inline
- * and "Retry approve & publish"; after a green re-run the retry publishes and the card says so.
+ * and "Retry approve & publish"; after a green re-run the retry publishes and the card says so. On
+ * a phone the card fits the screen with its decisions in reach.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ import {
 } from '../support/release-world.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
+import { expectActionsInReach, expectFitsScreen, PHONE } from './support/responsive.js';
 import { type PanelServer, startPanelServer } from './support/server.js';
 
 const WAIT = 60_000;
@@ -94,6 +96,23 @@ describe.skipIf(!chromiumAvailable)('the release proposal card', () => {
     expect(await card.getByRole('button', { name: 'Approve & publish' }).isEnabled()).toBe(true);
     await screenshot(page, 'release-proposal');
     await expectAccessible(page);
+
+    // On a phone the card fits the screen, its decisions in reach, and its confirmation a full sheet.
+    const phone = await (
+      await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })
+    ).newPage();
+    await signIn(phone, server);
+    const phoneCard = phone.getByTestId('release-proposal');
+    await phoneCard.getByRole('button', { name: 'Approve & publish' }).waitFor();
+    await expectFitsScreen(phone, 'the release card on a phone');
+    await expectActionsInReach(phone, 'the release card on a phone');
+    await screenshot(phone, 'phone-release-proposal');
+    await phoneCard.getByRole('button', { name: 'Approve & publish' }).click();
+    const sheet = phone.getByRole('dialog', { name: 'Approve and publish 0.2.0?' });
+    await sheet.waitFor();
+    await expectActionsInReach(phone, 'the release confirmation on a phone');
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+    await phone.context().close();
 
     await card.getByRole('button', { name: 'Reject with changes' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reject with changes' });

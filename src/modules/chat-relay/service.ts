@@ -48,10 +48,13 @@ export class ChatRelayService {
     return this.flags.isEnabled('telegram_enabled');
   }
 
-  /** Relays one notification in the background; call after the producer's commit. Never throws. */
-  relay(notification: RelayedNotification): void {
+  /**
+   * Relays one notification in the background; call after the producer's commit. Never throws.
+   * `linkOf` finds the panel page it is about, asked only when the message is really sent.
+   */
+  relay(notification: RelayedNotification, linkOf?: () => Promise<string | null>): void {
     if (!this.enabled) return;
-    const send = this.send(notification).finally(() => this.inFlight.delete(send));
+    const send = this.send(notification, linkOf).finally(() => this.inFlight.delete(send));
     this.inFlight.add(send);
   }
 
@@ -60,12 +63,16 @@ export class ChatRelayService {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  private async send(notification: RelayedNotification): Promise<void> {
+  private async send(
+    notification: RelayedNotification,
+    linkOf?: () => Promise<string | null>,
+  ): Promise<void> {
     let token = '';
     try {
       const credentials = await this.credentials.read();
       if (!credentials) return;
       token = credentials.botToken;
+      const link = (await linkOf?.().catch(() => null)) ?? null;
       await sendTelegramMessage(
         {
           apiUrl: this.platform.config.telegramApiUrl,
@@ -73,7 +80,7 @@ export class ChatRelayService {
           chatId: credentials.chatId,
           timeoutMs: this.platform.config.telegramTimeoutMs,
         },
-        telegramText(notification),
+        telegramText({ ...notification, link }),
       );
       this.log.debug({ relay: 'telegram' }, 'notification relayed to the chat');
     } catch (error) {

@@ -12,6 +12,8 @@ export interface RelayedNotification {
   ackRequired: boolean;
   /** 0 for the original send, k for the k-th re-escalation. */
   escalation: number;
+  /** The panel page it is about (GAFFER_PUBLIC_URL set), opened by the message's last line. */
+  link?: string | null;
 }
 
 /** Telegram's limit on one message's text. */
@@ -41,7 +43,8 @@ export function telegramText(n: RelayedNotification): string {
     `From ${escapeHtml(excerpt(n.sender, 100))} to ${escapeHtml(excerpt(n.recipients.join(', '), 300))}`,
     '',
   ].join('\n');
-  return `${header}\n${escapedExcerpt(n.body, TELEGRAM_TEXT_MAX - header.length - 1)}`;
+  const open = n.link ? `\n\n<a href="${escapeHtml(n.link)}">Open in Gaffer</a>` : '';
+  return `${header}\n${escapedExcerpt(n.body, TELEGRAM_TEXT_MAX - header.length - open.length - 1)}${open}`;
 }
 
 /** The escaped text cut to `max` characters without splitting an entity. */

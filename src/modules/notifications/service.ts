@@ -10,7 +10,8 @@ import type { Role } from '../../platform/http/auth/identity.js';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.js';
 import type { AgentsService } from '../agents/index.js';
 import type { ChatRelayService } from '../chat-relay/index.js';
-import { taskExists } from '../tasks/index.js';
+import { taskExists, taskRow } from '../tasks/index.js';
+import { panelLinkOf } from './panel-link.js';
 import { pendingAck } from './pending-summary.js';
 import { type ResolvedRecipient, resolveRecipients } from './recipients.js';
 import {
@@ -244,17 +245,29 @@ export class NotificationsService {
     );
   }
 
+  /** Relays to the chat (best effort, never awaited), with the panel page it is about. */
   private relay(row: NotificationRow, recipients: ResolvedRecipient[], sender: string): void {
-    this.deps.chatRelay.relay({
-      type: row.type,
-      priority: row.priority,
-      subject: row.subject,
-      body: row.body,
-      sender,
-      recipients: recipients.map((r) => r.slug),
-      ackRequired: row.ackRequired,
-      escalation: row.escalationCount,
-    });
+    this.deps.chatRelay.relay(
+      {
+        type: row.type,
+        priority: row.priority,
+        subject: row.subject,
+        body: row.body,
+        sender,
+        recipients: recipients.map((r) => r.slug),
+        ackRequired: row.ackRequired,
+        escalation: row.escalationCount,
+      },
+      () => this.panelLink(row),
+    );
+  }
+
+  /** The panel page of the notification (panel-link.ts); null without GAFFER_PUBLIC_URL. */
+  private async panelLink(row: NotificationRow): Promise<string | null> {
+    const { publicUrl } = this.platform.config;
+    if (!publicUrl) return null;
+    const task = row.relatedTaskId ? await taskRow(this.db, row.relatedTaskId) : null;
+    return panelLinkOf(publicUrl, task);
   }
 
   private async agentIdOf(caller: string): Promise<string | null> {

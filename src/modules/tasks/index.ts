@@ -59,6 +59,7 @@ export {
 export { ACTION_ROUTES, type ActionRoute } from './route-actions.js';
 export type { AcceptanceCriterion } from './schema.js';
 export { TasksService, type TasksServiceDeps } from './service.js';
+export { RELEASE_PROPOSAL_SOURCE } from './sources.js';
 export type { ActionPlan } from './transition.js';
 export {
   type Actor,

@@ -47,14 +47,19 @@ const DOM_QUIET = `new Promise((resolve) => {
 
 /**
  * Axe on the settled page (every rule, or `only` those named: a second theme needs only its
- * contrast checked): a list re-rendering after a search (a late answer of a query typed
+ * contrast checked; `settled` when the caller just checked it, so nothing is waited for): a list re-rendering after a search (a late answer of a query typed
  * before) may point an ARIA reference at an element that is gone for a frame, so the pass waits
  * until the document has stopped changing and every reference resolves (a few seconds at most);
  * one that never does is then axe's violation like any other.
  */
-export async function expectAccessible(page: Page, options: { only?: string[] } = {}): Promise<void> {
-  await page.evaluate(DOM_QUIET);
-  await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
+export async function expectAccessible(
+  page: Page,
+  options: { only?: string[]; settled?: boolean } = {},
+): Promise<void> {
+  if (!options.settled) {
+    await page.evaluate(DOM_QUIET);
+    await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
+  }
   const builder = new AxeBuilder({ page });
   const results = await (options.only ? builder.withRules(options.only) : builder).analyze();
   const serious = results.violations

@@ -1,12 +1,12 @@
 import type { Db } from '../../../platform/db/client.js';
 import type { Team } from '../../../platform/http/auth/identity.js';
 import { messageOf } from '../../../platform/message-of.js';
-import { openTasksFromSource, SYSTEM_ACTOR } from '../../tasks/index.js';
+import { openTasksFromSource, RELEASE_PROPOSAL_SOURCE, SYSTEM_ACTOR } from '../../tasks/index.js';
 import type { EngineDeps } from '../deps.js';
 import { repoKey } from '../origination.js';
 import { type ReleaseReport, reportDescription } from './report.js';
 
-export const RELEASE_SOURCE = 'release_manager';
+export const RELEASE_SOURCE = RELEASE_PROPOSAL_SOURCE;
 /** The task marker holding the report. */
 export const REPORT_MARKER = 'release_report';
 

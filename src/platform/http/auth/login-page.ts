@@ -1,8 +1,10 @@
 /**
  * The panel's front door. `GET /login` reads the CEO token from the URL fragment (`#token=...`,
  * which never reaches the server, its logs or a Referer), exchanges it for a session cookie, drops
- * it from the history and goes to the panel at `/` (served by panel-static.ts). `loginUrl` builds
- * the link `gaffer start` prints.
+ * it from the history and goes to the panel at `/` (served by panel-static.ts) — or back to the
+ * panel page that asked for a sign-in (a link from a notification opened on a phone without a
+ * session: the panel's sign-in screen left its path in localStorage, `gaffer-return-to`, for an
+ * hour). `loginUrl` builds the link `gaffer start` prints.
  */
 import { isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -45,6 +47,15 @@ const LOGIN_SCRIPT = `
   var status = document.getElementById('status');
   function fail(message) { status.textContent = message; status.className = 'error'; }
   var base = location.pathname.replace(/login\\/?$/, '');
+  function returnTo() {
+    try {
+      var saved = JSON.parse(localStorage.getItem('gaffer-return-to') || 'null');
+      localStorage.removeItem('gaffer-return-to');
+      var fresh = saved && Date.now() - saved.at < 3600000;
+      var path = fresh && typeof saved.path === 'string' ? saved.path : '';
+      return path.indexOf(base) === 0 && path.indexOf('//') < 0 ? path : null;
+    } catch (error) { return null; }
+  }
   var token = new URLSearchParams(location.hash.slice(1)).get('token');
   history.replaceState(null, '', location.pathname + location.search);
   if (!token) { fail('This link carries no token. Use the login link that "gaffer start" prints, or get a fresh one with "gaffer login-url".'); return; }
@@ -52,7 +63,7 @@ const LOGIN_SCRIPT = `
     var response = await fetch(base + 'api/auth/session', {
       method: 'POST', headers: { 'X-Agent-Token': token }, credentials: 'same-origin', cache: 'no-store'
     });
-    if (response.ok) { location.replace(base); return; }
+    if (response.ok) { location.replace(returnTo() || base); return; }
     var body = await response.json().catch(function () { return null; });
     var message = body && body.error && body.error.message;
     fail('Sign-in failed: ' + (message || 'HTTP ' + response.status) + '. Get a fresh link with "gaffer login-url".');

@@ -393,7 +393,7 @@ function RowView({
       const { line } = row;
       return (
         <div
-          className={`grid h-full grid-cols-[3.5rem_3.5rem_1.25rem_1fr] font-mono text-xs leading-5 ${LINE_LOOK[line.kind]}`}
+          className={`grid h-full grid-cols-[2.5rem_2.5rem_1.25rem_1fr] font-mono text-xs leading-5 sm:grid-cols-[3.5rem_3.5rem_1.25rem_1fr] ${LINE_LOOK[line.kind]}`}
         >
           <span className="pr-2 text-right text-muted select-none">{line.old_line ?? ''}</span>
           <span className="pr-2 text-right text-muted select-none">{line.new_line ?? ''}</span>
