@@ -72,8 +72,9 @@ describe.skipIf(!chromiumAvailable)('the panel shell', () => {
       true,
     );
     await screenshot(page, 'session-expired');
-    // A fresh link gets back in.
+    // A fresh link gets back in, onto the page that asked.
     await signIn(page, server);
+    expect(new URL(page.url()).pathname).toBe('/settings');
   });
 
   it('welcomes an empty company: name it and its north star, connect a model, then three ways to start', async () => {

@@ -12,10 +12,13 @@ import type { PanelServer } from './server.js';
 
 export const SCREENSHOT_DIR = join(process.cwd(), 'test-results', 'panel');
 
-/** Opens the login link and waits for the panel's inbox behind it. */
+/**
+ * Opens the login link and waits for the panel behind it: the inbox, or the page that sent this
+ * browser to the sign-in screen.
+ */
 export async function signIn(page: Page, server: PanelServer): Promise<void> {
   await page.goto(server.loginUrl());
-  await page.waitForURL(`${server.base}/`);
+  await page.waitForURL((url) => url.origin === server.base && !url.pathname.startsWith('/login'));
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 

@@ -37,11 +37,11 @@ export const NAV_ITEMS: { to: string; label: string; icon: LucideIcon }[] = [
 /** The pages on the phone's bottom bar; the rest are under More. */
 const BAR_PAGES = 3;
 
-function InboxCount({ count }: { count: number }) {
+function InboxCount({ count, testId }: { count: number; testId: string }) {
   if (count === 0) return null;
   return (
     <span
-      data-testid="inbox-count"
+      data-testid={testId}
       className="rounded-full bg-accent px-1.5 text-xs font-semibold text-accent-text"
     >
       {count}
@@ -72,7 +72,7 @@ export function Nav() {
             >
               <Icon size={16} aria-hidden />
               <span className="flex-1">{label}</span>
-              {to === '/' && <InboxCount count={count} />}
+              {to === '/' && <InboxCount count={count} testId="inbox-count" />}
             </NavLink>
           </li>
         ))}
@@ -103,7 +103,7 @@ export function BottomBar() {
             <Icon size={20} aria-hidden />
             {to === '/' && count > 0 && (
               <span className="absolute -top-1.5 left-3">
-                <InboxCount count={count} />
+                <InboxCount count={count} testId="bottom-inbox-count" />
               </span>
             )}
           </span>
