@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: runs every benchmark in turn (or those named on the command line), collects the
- * one `{"bench": …}` record each prints into bench/results.json (with the machine it ran on; a
- * partial run replaces only the records it ran) and regenerates the README's benchmark table from
- * it (scripts/bench-table.ts).
+ * one `{"bench": …}` record each prints into bench/results.json (with the machine it ran on and
+ * each record with the Node.js it ran on; a partial run replaces only the records it ran) and
+ * regenerates the README's benchmark table from it (scripts/bench-table.ts). The figures are for
+ * Node.js 24, the line the suite runs on: `PATH="$(bash scripts/node24.sh):$PATH" npm run bench`;
+ * on another Node the run says so first.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -33,7 +35,7 @@ const known = [...all, ...scale];
 
 interface Results {
   machine: Record<string, unknown>;
-  runs: Record<string, BenchRecord & { measured_at: string; run_seconds: number }>;
+  runs: Record<string, BenchRecord & { node: string; measured_at: string; run_seconds: number }>;
 }
 
 /** Runs one benchmark in its own process, echoing its output; answers its record, if it printed one. */
@@ -70,6 +72,12 @@ for (const name of chosen) {
     process.exit(2);
   }
 }
+if (process.versions.node.split('.')[0] !== '24') {
+  console.error(
+    `NOTICE: benchmarking on Node ${process.version}; the figures in the README are for Node 24 ` +
+      '(PATH="$(bash scripts/node24.sh):$PATH" npm run bench). Each record says which it ran on.',
+  );
+}
 const results: Results = existsSync(RESULTS)
   ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as Results)
   : { machine: {}, runs: {} };
@@ -82,6 +90,7 @@ for (const name of chosen) {
   if (record) {
     results.runs[name] = {
       ...record,
+      node: process.version,
       measured_at: new Date().toISOString(),
       run_seconds: Math.round((performance.now() - began) / 1000),
     };

@@ -1,6 +1,7 @@
 /**
- * `npm ci` on Node 20 must be free of EBADENGINE warnings, and package.json's `engines.node` must be
- * true: every Node version it allows must be one every locked package supports.
+ * `npm ci` on Node 24 (the line the suite runs on, scripts/node24.sh) must be free of EBADENGINE
+ * warnings with no exception, on Node 20 but for the agent CLIs' installers; and package.json's
+ * `engines.node` must be true: every Node version it allows must be one every locked package supports.
  */
 import { readFileSync } from 'node:fs';
 import semver from 'semver';
@@ -49,6 +50,18 @@ describe('Node engines', () => {
       .join(' || ');
     expect(node20, 'package.json must allow a Node 20').not.toBe('');
     expect(offenders(node20)).toEqual([]);
+  });
+
+  it('every locked package supports the Node 24 the suite runs on (no EBADENGINE on Node 24, no exception)', () => {
+    const line = /LINE="(\d+\.\d+)"/.exec(
+      readFileSync(new URL('../scripts/node24.sh', import.meta.url), 'utf8'),
+    )?.[1];
+    expect(line).toMatch(/^24\./);
+    const node24 = `${line}.0`;
+    expect(semver.satisfies(node24, pkg.engines.node)).toBe(true);
+    expect(
+      declared.filter((p) => !semver.satisfies(node24, p.node)).map((p) => `${p.name} (${p.node})`),
+    ).toEqual([]);
   });
 
   it("package.json's engines.node is true: every locked package supports every Node it allows", () => {

@@ -5,11 +5,11 @@
  * reports each refusal — and the host's loopback services (a stand-in PostgreSQL) are not there.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EgressRefusal } from './egress-proxy.js';
 import { openRunNetwork, type RunNetwork } from './run-network.js';
@@ -110,8 +110,10 @@ describe.skipIf(!available.ok)('a run with a network of its own', () => {
   });
 
   it('reaches its gateway as its own agent and its model, and nothing else', async () => {
+    // The Node.js running this test, wherever it is installed (a cached Node 24 outside /usr in CI).
+    const node = dirname(dirname(realpathSync(process.execPath)));
     const argv = sandboxArgv(
-      { workspace: join(root, 'work'), home: join(root, 'home'), readable: [network.dir] },
+      { workspace: join(root, 'work'), home: join(root, 'home'), readable: [network.dir, node] },
       network.wrap([process.execPath, '-e', HUNT, String(ports.postgres), String(ports.model)]),
     );
     const out = await new Promise<string>((done) =>

@@ -83,14 +83,17 @@ describe('pages', () => {
     });
   }
 
-  it('/login takes the token from the fragment, drops it from history, posts it, then goes home', async () => {
+  it('/login takes the token from the fragment, drops it from history, posts it, then goes home or back to the page that asked', async () => {
     const body = (await t.app.inject({ url: '/login' })).body;
     expect(body).toContain('location.hash');
     expect(body).toContain('history.replaceState');
     expect(body).toContain("'X-Agent-Token': token");
     expect(body).toContain("method: 'POST'");
     expect(body).toContain("'api/auth/session'");
-    expect(body).toContain('location.replace(base)');
+    expect(body).toContain('location.replace(returnTo() || base)');
+    // The page that asked is taken only from this origin's storage, under the panel's base path, fresh.
+    expect(body).toContain("localStorage.getItem('gaffer-return-to')");
+    expect(body).toContain("path.indexOf(base) === 0 && path.indexOf('//') < 0");
     expect(body).not.toContain('location.search.get');
   });
 
