@@ -132,6 +132,29 @@ describe('the process-group wrapper', () => {
     expect(() => signalGroup(leader, 'SIGTERM')).not.toThrow();
   });
 
+  it('sparing the leader, tells the members born during the grace too, and they end in their own time', async () => {
+    // the leader stands for bwrap: SIGTERM does not end it, it ends with its program, which it
+    // starts only a moment after the stop was asked
+    const termed = join(dir, 'termed');
+    const program = `process.on('SIGTERM', () => { require('node:fs').writeFileSync(${JSON.stringify(termed)}, 'SIGTERM'); process.exit(0); }); setInterval(() => {}, 1000);`;
+    const leaderScript = `
+process.on('SIGTERM', () => {});
+setTimeout(() => {
+  const child = require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(program)}], { stdio: 'ignore' });
+  child.on('exit', (code) => process.exit(code ?? 1));
+}, 400);
+setInterval(() => {}, 1000);
+`;
+    const child = await startProcessGroup([NODE, '-e', leaderScript], { cwd: dir, env: ENV });
+    started.push(child.pid as number);
+    const exited = exitOf(child);
+    const stop = stopGroup(child.pid as number, 10_000, undefined, { spareLeader: true });
+    expect(await exited).toEqual({ code: 0, signal: null });
+    stop.cancel();
+    expect(stop.escalated).toBe(false);
+    expect(readFileSync(termed, 'utf8')).toBe('SIGTERM');
+  });
+
   it('rejects with a ProcessStartError naming a program that cannot start', async () => {
     const failure = await startProcessGroup(['/nonexistent/gaffer-no-such-program'], {
       cwd: dir,

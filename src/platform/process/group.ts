@@ -87,29 +87,8 @@ export function startProcessGroup(argv: readonly string[], options: GroupSpawnOp
   });
 }
 
-/**
- * Sends `signal` to every process of the group led by `pid`; false when the group is already gone.
- * `spareLeader`: to every process but the leader — the leader of a sandboxed run is `bwrap`, which
- * waits for the program and ends with its exit status, and would die of the signal at once,
- * taking the program with it before it could stop in its own time.
- */
-export function signalGroup(
-  pid: number,
-  signal: NodeJS.Signals,
-  options: { spareLeader?: boolean } = {},
-): boolean {
-  if (options.spareLeader && signal !== 'SIGKILL') {
-    const members = groupMembers(pid) ?? [];
-    for (const member of members) {
-      if (member === pid) continue;
-      try {
-        process.kill(member, signal);
-      } catch {
-        // gone meanwhile
-      }
-    }
-    return members.length > 0;
-  }
+/** Sends `signal` to every process of the group led by `pid`; false when the group is already gone. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): boolean {
   try {
     process.kill(-pid, signal);
     return true;
@@ -139,10 +118,20 @@ export interface GroupStop {
   killNow(): void;
 }
 
+/** How often a stop that spares the leader looks for members born after its SIGTERM. */
+const LATE_MEMBERS_MS = 200;
+
 /**
  * Stops the group led by `pid` gracefully: SIGTERM now, SIGKILL once `graceMs` has passed unless
  * cancelled (a grace of 0 escalates on the next turn of the event loop). `onEscalate` runs just
  * before the SIGKILL of an expired grace. For a stop without grace, `killGroup`.
+ *
+ * `spareLeader`: the SIGTERM goes to every process but the leader — the leader of a sandboxed run
+ * is `bwrap`, which waits for the program and ends with its exit status, and would die of the
+ * signal at once, taking the program with it before it could stop in its own time. Sent to each
+ * member by pid, it could miss the members born after it: a stop asked
+ * while the leader is still setting its sandbox up finds no one else yet, so members born during
+ * the grace are told too (the program the sandbox starts a moment later ends in its own time).
  */
 export function stopGroup(
   pid: number,
@@ -151,15 +140,36 @@ export function stopGroup(
   options: { spareLeader?: boolean } = {},
 ): GroupStop {
   let timer: NodeJS.Timeout | null = null;
+  let lookout: NodeJS.Timeout | null = null;
   let escalated = false;
   const cancel = () => {
     if (timer) clearTimeout(timer);
+    if (lookout) clearInterval(lookout);
     timer = null;
+    lookout = null;
   };
-  if (signalGroup(pid, 'SIGTERM', options)) {
+  const told = new Set<number>();
+  const tell = () => {
+    const members = options.spareLeader ? (groupMembers(pid) ?? []) : [];
+    const late = members.filter((member) => member !== pid && !told.has(member));
+    for (const member of late) {
+      told.add(member);
+      try {
+        process.kill(member, 'SIGTERM');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const started = options.spareLeader ? (groupMembers(pid) ?? []).length > 0 : signalGroup(pid, 'SIGTERM');
+  if (started) {
+    if (options.spareLeader) {
+      tell();
+      lookout = setInterval(tell, LATE_MEMBERS_MS);
+    }
     timer = setTimeout(
       () => {
-        timer = null;
+        cancel();
         escalated = true;
         onEscalate?.();
         signalGroup(pid, 'SIGKILL');
