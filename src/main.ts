@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `gaffer` command line: start the service, apply migrations, print tokens and login links,
- * print the configuration table, check what is missing (doctor), back up and restore the store. Every command answers `--help`; a failure to start is one line
+ * print the configuration table, check what is missing (doctor), back up and restore the store, rebuild the evidence. Every command answers `--help`; a failure to start is one line
  * saying what to check (the stack trace only with --debug or GAFFER_LOG_LEVEL=debug).
  */
 import { parseCommand, usageError, wantsHelp } from './cli/args.js';
@@ -30,6 +30,13 @@ async function main(argv: string[]): Promise<number> {
     if (parsed.positionals[0] !== 'move' || !to)
       return usageError('store', 'say: gaffer store move --to URL').exitCode;
     return (await import('./cli/backup.js')).runStoreMove(loadConfig(), to);
+  }
+  if (command === 'evidence') {
+    const parsed = parseCommand('evidence', rest, {}, 1);
+    if (!parsed.ok) return parsed.exitCode;
+    if (parsed.positionals[0] !== 'rebuild')
+      return usageError('evidence', 'say: gaffer evidence rebuild').exitCode;
+    return (await import('./cli/evidence.js')).runEvidenceRebuild(loadConfig());
   }
   if (command === 'backup' || command === 'restore') {
     const options: Record<string, { type: 'boolean' }> =

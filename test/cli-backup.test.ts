@@ -1,5 +1,5 @@
 /**
- * `gaffer backup`, `gaffer restore` and `gaffer store move` as an operator runs them, against a real
+ * `gaffer backup`, `gaffer restore`, `gaffer store move` and `gaffer evidence rebuild` as an operator runs them, against a real
  * `gaffer start` on the store of the pass: a backup taken while the server runs (through it), the
  * server stopped, the backup restored into a fresh store, and a server started on that store serving
  * the same task to a CEO token minted before; a second restore refused (the store has rows), a
@@ -140,9 +140,30 @@ describe('gaffer backup and restore', () => {
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('Nothing was written');
 
+    // The restored store's evidence, folded again from its record with no server running.
+    const rebuilt = await runGaffer(['evidence', 'rebuild'], storeEnv(target, { GAFFER_PORT: port }));
+    expect(rebuilt.code, rebuilt.out).toBe(0);
+    expect(rebuilt.out).toContain('rebuilt in the');
+    expect(rebuilt.out).toContain('the outcomes of 1 task folded from the record');
+
     expect(await servedTask(target)).toEqual({ http: 200, title: 'Carry me across' });
     await server.restart();
   }, 240_000);
+
+  it('rebuilds the evidence through the running server', async () => {
+    const port = new URL(company.replicas[0]!.base).port;
+    const rebuilt = await runGaffer(
+      ['evidence', 'rebuild'],
+      storeEnv(source, { GAFFER_PORT: port, GAFFER_AUTH_SECRET: company.secret }),
+    );
+    expect(rebuilt.code, rebuilt.out).toBe(0);
+    expect(rebuilt.out).toContain(
+      `Rebuilt by the Gaffer at http://127.0.0.1:${port}: the outcomes of 1 task`,
+    );
+    const unknown = await runGaffer(['evidence', 'refold'], { GAFFER_PORT: port });
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toContain('say: gaffer evidence rebuild');
+  });
 
   it.skipIf(!testDatabaseUrl)(
     'moves an embedded store to an empty PostgreSQL database',

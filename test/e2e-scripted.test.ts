@@ -6,9 +6,14 @@
  * developing, QA (a "[fail]" title costs one revision), documenting, the PR gate, merging up the
  * chain — until the root awaits the CEO; the CEO's request for changes sends it round the pipeline
  * once more (a second cell task), and then the CEO's approve-and-merge puts both rounds on `main`.
+ * Then the evidence the run left: every outcome row and scorecard figure equals what the test counts
+ * itself from the audit trail with SQL; a rebuild (what `gaffer evidence rebuild` asks the server
+ * for) writes the very same rows from the record alone; the scorecard routes answer bad input 422.
  */
 
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../src/platform/db/client.js';
 import { apiClient, type ListeningCompany, startListeningCompany, waitForTaskStatus } from './support/e2e.js';
 
 let company: ListeningCompany;
@@ -35,6 +40,8 @@ interface Answer {
   runs: { run_id: string; runtime: string; provider: string }[];
   task: { status: string };
   chunks: { stream: string; text: string }[];
+  groups: { key: string | null; tasks: number; first_pass_qa: unknown; mean_rework_rounds: number | null }[];
+  error: { code: string };
 }
 
 const api = apiClient<Answer>(
@@ -42,6 +49,7 @@ const api = apiClient<Answer>(
   () => company.ceoHeaders,
 );
 const remoteGit = (args: string[]) => company.remoteGit(args);
+const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(company.platform.database.db, query);
 
 /** The last runs' transcripts of the agents that took part (for a failure's message). */
 async function transcripts(): Promise<string> {
@@ -147,4 +155,102 @@ describe('the scripted company end to end', () => {
       'Initial commit',
     ]);
   }, 180_000);
+});
+
+/** The outcome rows, as the scorecards read them (without when each was written). */
+const outcomeRows = () =>
+  rows<Record<string, unknown>>(sql`select * from task_outcomes order by task_id`).then((all) =>
+    all.map(({ updated_at: _written, ...row }) => row),
+  );
+
+describe('the evidence the company left', () => {
+  beforeAll(async () => {
+    // Every change's fold is stored before the figures are read.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await company.gaffer.modules.evidence.flush();
+  });
+
+  it('keeps one row per task, each count equal to the audit trail’s', async () => {
+    const expected = await rows<Record<string, unknown>>(sql`
+      select t.id as task_id,
+        (select count(*)::int from task_events e where e.task_id = t.id and e.action = 'qa_fail') as qa_fails,
+        (select count(*)::int from task_events e where e.task_id = t.id and e.action = 'pr_fail') as pr_fails,
+        (select count(*)::int from task_events e where e.task_id = t.id and e.action = 'request_changes') as pm_rejections,
+        (select count(*)::int from task_events e where e.task_id = t.id and e.action in ('ceo_reject', 'ceo_reject_to_pool')) as ceo_rejections,
+        (select count(*)::int from agent_runs r where r.task_id = t.id) as runs,
+        (select case when p is null then (case when f is null then null else false end) else (f is null or f > p) end
+           from (select min(e.id) filter (where e.action = 'qa_pass') as p, min(e.id) filter (where e.action = 'qa_fail') as f
+                 from task_events e where e.task_id = t.id) firsts) as qa_first_pass,
+        case when t.status = 'completed' and t.parent_task_id is null then 'merged'
+             when t.status = 'completed' then 'accepted'
+             when t.status = 'cancelled' then 'cancelled' end as "end"
+      from tasks t order by t.id`);
+    const kept = await rows<Record<string, unknown>>(sql`
+      select task_id, qa_fails, pr_fails, pm_rejections, ceo_rejections, runs, qa_first_pass, "end"
+      from task_outcomes order by task_id`);
+    expect(kept).toEqual(expected);
+    expect(expected.length).toBeGreaterThanOrEqual(5); // the root, two cell tasks and their leaves
+    // The "[fail]" title cost its first leaf one QA round; the CEO sent the root back once.
+    expect(expected.some((row) => row.qa_fails === 1 && row.qa_first_pass === false)).toBe(true);
+    expect(expected.find((row) => row.ceo_rejections === 1)).toMatchObject({ end: 'merged' });
+  });
+
+  it('scores each role from the same record: tasks, first passes and rework', async () => {
+    const { status, json } = await api('GET', '/api/workforce/scorecards?period=7d&by=role');
+    expect(status).toBe(200);
+    // The owner of a task is the agent that handed its work on for review (else the one who ended it).
+    const expected = await rows<{ key: string | null; tasks: number; rework: number }>(sql`
+      with owner as (
+        select t.id, coalesce(
+          (select e.actor_role from task_events e where e.task_id = t.id
+             and e.action in ('submit_qa', 'submit_verification', 'submit_for_review') order by e.id desc limit 1),
+          (select e.actor_role from task_events e where e.task_id = t.id
+             and e.action in ('complete', 'ceo_approve', 'pr_review_done', 'docs_complete') and e.actor_role <> 'ceo'
+             order by e.id desc limit 1)) as role,
+          (select count(*)::int from task_events e where e.task_id = t.id
+             and e.action in ('qa_fail', 'pr_fail', 'request_changes', 'ceo_reject', 'ceo_reject_to_pool')) as rework
+        from tasks t where t.status in ('completed', 'cancelled'))
+      select role as key, count(*)::int as tasks, sum(rework)::int as rework from owner group by role`);
+    const byKey = new Map(json.groups.map((group) => [group.key, group]));
+    expect(json.groups.length).toBe(expected.length);
+    for (const row of expected) {
+      const group = byKey.get(row.key)!;
+      expect(group, String(row.key)).toBeDefined();
+      expect(group.tasks).toBe(row.tasks);
+      if (group.mean_rework_rounds !== null)
+        expect(group.mean_rework_rounds).toBeCloseTo(row.rework / row.tasks, 10);
+    }
+    // Fewer than ten tasks per group here: counts, but no rates.
+    expect(json.groups.every((group) => group.first_pass_qa === null)).toBe(true);
+
+    // The tasks behind a figure are the ones it counts.
+    const developer = byKey.get('developer')!;
+    const listed = await api(
+      'GET',
+      '/api/workforce/scorecards/tasks?period=7d&by=role&key=developer&measure=tasks',
+    );
+    expect(listed.json.tasks).toHaveLength(developer.tasks);
+    const failedFirst = await api(
+      'GET',
+      '/api/workforce/scorecards/tasks?period=7d&by=role&key=developer&measure=qa_failed_first',
+    );
+    expect(failedFirst.json.tasks.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('rebuilds the very same rows from the record alone', async () => {
+    const kept = await outcomeRows();
+    await company.platform.database.db.execute(sql`delete from task_outcomes`);
+    const rebuilt = await api('POST', '/api/workforce/outcomes/rebuild');
+    expect(rebuilt.status).toBe(200);
+    expect(await outcomeRows()).toEqual(kept);
+  });
+
+  it('answers bad input with a 422 and the standard body', async () => {
+    for (const query of ['period=1y', 'by=colour', 'by=role&measure=luck', 'project_id=nope', 'limit=0']) {
+      const path = query.includes('measure') || query.includes('limit') ? 'scorecards/tasks' : 'scorecards';
+      const { status, json } = await api('GET', `/api/workforce/${path}?${query}`);
+      expect(status, query).toBe(422);
+      expect(json.error.code, query).toBe('validation_failed');
+    }
+  });
 });

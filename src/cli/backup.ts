@@ -39,7 +39,7 @@ const SECRET_NOTE =
   'The auth secret (GAFFER_AUTH_SECRET, or auth-secret in the data directory) is not in the backup: keep a copy of ' +
   'it beside the file — every token and panel session is signed with it.';
 
-async function serverAnswers(base: string): Promise<boolean> {
+export async function serverAnswers(base: string): Promise<boolean> {
   return fetch(`${base}/health`, { signal: AbortSignal.timeout(3000) }).then(
     () => true,
     () => false,

@@ -18,6 +18,7 @@ export const USAGE = `usage: gaffer <command> [options]
   backup <file>                 write a backup of the whole store (while the server runs, or not)
   restore <file> [--force]      restore a backup into the configured store (the server stopped)
   store move --to URL           copy the embedded store into an empty PostgreSQL database
+  evidence rebuild              fold every task's outcome again from the audit trail and ledger
   config [--markdown]           print the configuration table
   agent-tools --role ROLE       serve one role's gateway verbs as a stdio MCP server (for agent CLIs)
 
@@ -65,6 +66,13 @@ ${STORES}`,
   schema by the normal migrations, every table's rows parents first in one transaction, sequences set,
   then each table's row count and checksum compared on both sides. Stop the server first. Prints the
   variables to set next; keep GAFFER_AUTH_SECRET (tokens and sessions depend on it).
+${STORES}`,
+  evidence: `usage: gaffer evidence rebuild [--debug]
+
+  Folds every task's outcome (who did each stage, first-pass QA, rework, findings, time, runs, cost)
+  again from the record alone — the audit trail, the runs, the findings and the usage ledger — and
+  rewrites the rows the scorecards read. Asks the running server at GAFFER_HOST:GAFFER_PORT (agents
+  may go on working); with no server answering, opens the configured store itself. Prints the count.
 ${STORES}`,
   migrate: `usage: gaffer migrate [--debug]
 

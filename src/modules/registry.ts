@@ -19,6 +19,7 @@ import { createDashboardModule, type DashboardModule } from './dashboard/index.j
 import { createDispatchModule, type DispatchModule } from './dispatch/index.js';
 import { createDocsModule, type DocsModule } from './docs/index.js';
 import { createEnginesModule, type EnginesModule } from './engines/index.js';
+import { createEvidenceModule, type EvidenceModule } from './evidence/index.js';
 import { createFindingsModule, type FindingsModule } from './findings/index.js';
 import { createGatewayModule, type GatewayModule, workspacesGit } from './gateway/index.js';
 import { createGitModule, type GitModule } from './git/index.js';
@@ -90,6 +91,7 @@ export interface Modules {
   xPosts: XPostsModule;
   prompter: PrompterModule;
   secretary: SecretaryModule;
+  evidence: EvidenceModule;
 }
 
 /**
@@ -269,6 +271,7 @@ export async function createModules(platform: Platform, foundations: Foundations
         pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
     },
   });
+  const evidence = createEvidenceModule({ platform, deps: {} });
   return {
     agents,
     projects,
@@ -304,6 +307,7 @@ export async function createModules(platform: Platform, foundations: Foundations
     xPosts,
     prompter,
     secretary,
+    evidence,
   };
 }
 

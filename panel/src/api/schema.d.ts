@@ -4428,6 +4428,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workforce/outcomes/rebuild": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fold every task’s outcome again from the record alone (what `gaffer evidence rebuild` asks)
+         * @description The audit trail, the runs, the findings and the usage ledger are read again for every task and each outcome row rewritten: the rows the scorecards read are the record’s, whatever happened to the read model. Safe while agents work (a fold never replaces one that saw more).
+         */
+        post: operations["rebuildWorkforceOutcomes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/scorecards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who delivers: first-pass QA, rework, findings, time and cost, by role, CLI, model, agent or project
+         * @description The tasks that ended in the period (merged, accepted, cancelled), grouped by who did their own work. Each group: its tasks, and — from 10 tasks on — the first-pass QA rate with its 95 % Wilson interval, mean rework rounds, findings per task by severity; always the p50/p90 time from claim to end, the cost (per merged root task, its whole tree; per accepted subtask) and the failure-on-start rate of its runs. Every figure lists its tasks at `/api/workforce/scorecards/tasks`.
+         */
+        get: operations["listWorkforceScorecards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/scorecards/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tasks behind one figure of a scorecard */
+        get: operations["listWorkforceScorecardsTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/x/credentials": {
         parameters: {
             query?: never;
@@ -45671,6 +45728,366 @@ export interface operations {
                 };
             };
             /** @description The error model of every /api route. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    rebuildWorkforceOutcomes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Rows written. */
+                        tasks: number;
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Only the CEO rebuilds the evidence. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    listWorkforceScorecards: {
+        parameters: {
+            query?: {
+                /** @description The tasks that ended (merged, accepted or cancelled) in the window ending now: 7d, 30d or 90d. */
+                period?: "7d" | "30d" | "90d";
+                /** @description Group by the role, the agent CLI, the model or the agent that did each task’s own work, or by project. */
+                by?: "role" | "cli" | "model" | "agent" | "project";
+                /** @description Only tasks done by this role. */
+                role?: string;
+                /** @description Only this project’s tasks. */
+                project_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The tasks that ended (merged, accepted or cancelled) in the window ending now: 7d, 30d or 90d.
+                         * @default 30d
+                         * @enum {string}
+                         */
+                        period: "7d" | "30d" | "90d";
+                        /**
+                         * @description Group by the role, the agent CLI, the model or the agent that did each task’s own work, or by project.
+                         * @default role
+                         * @enum {string}
+                         */
+                        by: "role" | "cli" | "model" | "agent" | "project";
+                        /** @description Below this many tasks a group shows counts, not rates. */
+                        min_sample: number;
+                        groups: {
+                            /** @description The group: a role, a CLI, a model, an agent id or a project id; null when not known. */
+                            key: string | null;
+                            /** @description Tasks of the group that ended in the period. */
+                            tasks: number;
+                            /** @description At least 10 tasks: the rates are shown. */
+                            enough: boolean;
+                            /** @description Null below 10 observations ("not enough data"). */
+                            first_pass_qa: {
+                                rate: number;
+                                /** @description The 95 % Wilson interval’s lower end. */
+                                low: number;
+                                high: number;
+                                /** @description The observations the rate is of. */
+                                n: number;
+                            } | null;
+                            /** @description QA fails, PR-review fails, PM and CEO send-backs per task. */
+                            mean_rework_rounds: number | null;
+                            findings_per_task: {
+                                blocker: number;
+                                major: number;
+                                minor: number;
+                                nit: number;
+                            } | null;
+                            /** @description From the first claim to the merge or acceptance. */
+                            claim_to_end_seconds: {
+                                p50: number | null;
+                                p90: number | null;
+                            };
+                            cost_usd: number;
+                            /** @description A merged root task’s whole tree. */
+                            cost_per_merged_root: number | null;
+                            cost_per_accepted_subtask: number | null;
+                            /** @description Null below 10 observations ("not enough data"). */
+                            failure_on_start: {
+                                rate: number;
+                                /** @description The 95 % Wilson interval’s lower end. */
+                                low: number;
+                                high: number;
+                                /** @description The observations the rate is of. */
+                                n: number;
+                            } | null;
+                            runs: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The scorecards are for the CEO and the PMs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description An unknown period, grouping or measure, or another query field is wrong (`validation_failed`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    listWorkforceScorecardsTasks: {
+        parameters: {
+            query?: {
+                /** @description The tasks that ended (merged, accepted or cancelled) in the window ending now: 7d, 30d or 90d. */
+                period?: "7d" | "30d" | "90d";
+                /** @description Group by the role, the agent CLI, the model or the agent that did each task’s own work, or by project. */
+                by?: "role" | "cli" | "model" | "agent" | "project";
+                /** @description Only tasks done by this role. */
+                role?: string;
+                /** @description Only this project’s tasks. */
+                project_id?: string;
+                /** @description The group (as the scorecard names it); absent: the group whose key is not known. */
+                key?: string;
+                /** @description Which of the group’s tasks: those a figure counts. */
+                measure?: "tasks" | "first_pass_qa" | "qa_failed_first" | "reworked" | "with_findings" | "merged_roots" | "accepted" | "failed_on_start";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tasks: {
+                            /** Format: uuid */
+                            task_id: string;
+                            title: string;
+                            status: string;
+                            end: string | null;
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** Format: uuid */
+                            owner_agent_id: string | null;
+                            cli: string | null;
+                            model: string | null;
+                            qa_first_pass: boolean | null;
+                            rework_rounds: number;
+                            cost_usd: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The scorecards are for the CEO and the PMs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description An unknown period, grouping or measure, or another query field is wrong (`validation_failed`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,0 +1,32 @@
+/**
+ * `gaffer evidence rebuild` (and POST /api/workforce/outcomes/rebuild): folds every task's outcome
+ * again from the record alone — the audit trail, the runs, the findings and the ledger — a batch
+ * of tasks at a time. The rows it writes are the ones the keeper kept (the same fold of the same
+ * record), which is what the rebuild proves when it is compared with them.
+ */
+import { asc, gt } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
+import { tasks } from '../tasks/schema.js';
+import { refreshOutcomes } from './store.js';
+
+export const REBUILD_BATCH = 500;
+
+/** Folds every task again; answers how many rows were written. */
+export async function rebuildOutcomes(db: Db, batch = REBUILD_BATCH): Promise<number> {
+  let after = '00000000-0000-0000-0000-000000000000';
+  let written = 0;
+  for (;;) {
+    const ids = await db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(gt(tasks.id, after))
+      .orderBy(asc(tasks.id))
+      .limit(batch);
+    if (ids.length === 0) return written;
+    written += await refreshOutcomes(
+      db,
+      ids.map((row) => row.id),
+    );
+    after = ids.at(-1)!.id;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The evidence read model: one row per task, what its record says about how its work went
+ * (outcome.ts folds it). Kept as the work happens and rebuildable from the record alone.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { tasks } from '../tasks/schema.js';
+
+export const taskOutcomes = pgTable(
+  'task_outcomes',
+  {
+    taskId: uuid('task_id')
+      .primaryKey()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    rootTaskId: uuid('root_task_id').notNull(),
+    isRoot: boolean('is_root').notNull(),
+    projectId: uuid('project_id'),
+    team: text('team').notNull(),
+    taskType: text('task_type').notNull(),
+    /** Who did the task's own work, and the CLI and model of their last run on it. */
+    ownerAgentId: uuid('owner_agent_id'),
+    ownerRole: text('owner_role'),
+    cli: text('cli'),
+    model: text('model'),
+    /** The reviewing stages' actors: `{qa, documentation, pr_review, pm_review, ceo}`. */
+    reviewers: jsonb('reviewers').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    qaFirstPass: boolean('qa_first_pass'),
+    qaFails: integer('qa_fails').notNull().default(0),
+    prFails: integer('pr_fails').notNull().default(0),
+    pmRejections: integer('pm_rejections').notNull().default(0),
+    ceoRejections: integer('ceo_rejections').notNull().default(0),
+    reworkRounds: integer('rework_rounds').notNull().default(0),
+    findingsBlocker: integer('findings_blocker').notNull().default(0),
+    findingsMajor: integer('findings_major').notNull().default(0),
+    findingsMinor: integer('findings_minor').notNull().default(0),
+    findingsNit: integer('findings_nit').notNull().default(0),
+    findingsOpen: integer('findings_open').notNull().default(0),
+    firstClaimedAt: timestamp('first_claimed_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** `merged`, `accepted`, `cancelled`; null while the task is open. */
+    end: text('end'),
+    /** Wall seconds in each stage it has left: `{waiting, development, qa, …}`. */
+    stageSeconds: jsonb('stage_seconds').$type<Record<string, number>>().notNull().default(sql`'{}'::jsonb`),
+    runs: integer('runs').notNull().default(0),
+    runsFailedOnStart: integer('runs_failed_on_start').notNull().default(0),
+    runsStoppedByLimit: integer('runs_stopped_by_limit').notNull().default(0),
+    runSeconds: integer('run_seconds').notNull().default(0),
+    inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+    outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+    costUsd: numeric('cost_usd', { precision: 14, scale: 6, mode: 'number' }).notNull().default(0),
+    /** How much of the record this row has seen; a fold of less never overwrites it. */
+    watermark: bigint('watermark', { mode: 'number' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('task_outcomes_root_idx').on(t.rootTaskId),
+    index('task_outcomes_ended_idx').on(t.endedAt),
+    index('task_outcomes_owner_idx').on(t.ownerAgentId),
+  ],
+);
