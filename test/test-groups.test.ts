@@ -12,9 +12,10 @@ import { readSources } from './support/import-graph.js';
 import { groupTestFiles, storeUsersLeftOut, TEST_ROOTS, testGroups } from './support/test-groups.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-// Built from parts, so this file is not itself read as one that reads the servers' URLs.
+// Built from parts, so this file is not itself read as one that reads the servers' URLs or drives a browser.
 const readsDatabaseUrl = `const url = process.env.${'GAFFER_TEST_DATABASE_URL'};`;
 const readsRedisUrl = `const url = process.env.${'GAFFER_TEST_REDIS_URL'};`;
+const drivesABrowser = `import { chromium } from '${'playwright-core'}';`;
 
 describe('the test groups of a tree', () => {
   const groups = groupTestFiles(
@@ -33,6 +34,9 @@ describe('the test groups of a tree', () => {
         'src/tokens.test.ts': `vi.${'mock'}('node:crypto');`,
         'src/helper-test-app.test.ts': "import { startTestApp } from '../test/support/app.js';",
         'panel/src/format.test.ts': 'export {};',
+        'test/support/browser.ts': drivesABrowser,
+        'test/panel/page.test.ts':
+          "import './../support/browser.js';\nimport { startTestApp } from '../support/app.js';",
       }),
     ),
   );
@@ -45,6 +49,10 @@ describe('the test groups of a tree', () => {
     ]);
   });
 
+  it('runs the browser tests once: they reach the stores only through the API', () => {
+    expect(groups.browser).toEqual(['test/panel/page.test.ts']);
+  });
+
   it('keeps stores (PGlite too), helpers that open them and everything under test/ out of the unit files', () => {
     expect(groups.unit).toEqual(['panel/src/format.test.ts', 'src/rules.test.ts', 'src/tokens.test.ts']);
     expect(groups.integration).toEqual([
@@ -53,6 +61,7 @@ describe('the test groups of a tree', () => {
       'src/db/turns.test.ts',
       'src/helper-test-app.test.ts',
       'test/api.test.ts',
+      'test/panel/page.test.ts',
       'test/pure-cli.test.ts',
     ]);
     expect(groups.mocking).toEqual(['src/tokens.test.ts']);
@@ -70,22 +79,27 @@ describe('the test groups of the real tree', () => {
     expect([...groups.unit, ...groups.integration].sort()).toEqual([...tests].sort());
   });
 
-  it('sends every file that names the store helpers to the PostgreSQL + Redis pass', () => {
+  it('sends every file that names the store helpers to the PostgreSQL + Redis pass, but the browser tests', () => {
     const namesStores =
       /createTestStores|openTestDatabase|startTestApp|startListeningCompany|support\/stores/;
     const sources = new Map([...TEST_ROOTS].flatMap((dir) => [...readSources(root, dir)]));
     const self = 'test/test-groups.test.ts'; // names them in its fixtures
     const naming = tests.filter((path) => path !== self && namesStores.test(sources.get(path)!));
     expect(naming.length).toBeGreaterThan(80);
-    expect(naming.filter((path) => !groups.servers.includes(path))).toEqual([]);
+    const placed = [...groups.servers, ...groups.browser];
+    expect(naming.filter((path) => !placed.includes(path))).toEqual([]);
+    expect(groups.browser.every((path) => path.startsWith('test/panel/'))).toBe(true);
   });
 
   it('names the files of a run’s store log that the second pass would leave out', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gaffer-store-log-'));
     try {
       const log = join(dir, 'store-users.log');
-      writeFileSync(log, `${root}test/ready.test.ts\n${root}test/ready.test.ts\n${root}test/cli.test.ts\n`);
-      expect(storeUsersLeftOut(root, log, groups.servers)).toEqual(['test/cli.test.ts']);
+      writeFileSync(
+        log,
+        `${root}test/ready.test.ts\n${root}test/ready.test.ts\n${root}test/panel/inbox.test.ts\n${root}test/cli.test.ts\n`,
+      );
+      expect(storeUsersLeftOut(root, log, groups)).toEqual(['test/cli.test.ts']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,7 +4,10 @@
  *
  * - `servers`: files that reach code reading GAFFER_TEST_DATABASE_URL or GAFFER_TEST_REDIS_URL
  *   (test/support/stores.ts, or a file reading them itself). Only these behave differently against
- *   real PostgreSQL and Redis, so only these run in CI's second pass.
+ *   real PostgreSQL and Redis, so only these run in CI's second pass — except the browser tests
+ *   (`browser`): the panel reaches the stores only through the HTTP API, whose every route the API
+ *   tests run on both stores, so what a browser test adds (layout, focus, contrast, the panel's own
+ *   logic) is the same on either and is checked once, in the embedded pass.
  * - `unit`: tests beside the code (src/, panel/src/) that open no store of any kind (no PGlite
  *   either), start no browser and no Gaffer process — the inner loop, `npm run test:unit`.
  * - everything else is `integration`.
@@ -23,6 +26,8 @@ export interface TestGroups {
   integration: string[];
   /** The store-touching files, a subset of `integration`: CI's PostgreSQL + Redis pass. */
   servers: string[];
+  /** The files that drive a browser: store-touching, but only through the API (not in `servers`). */
+  browser: string[];
 }
 
 /** Where the test suites live, relative to the repository root. */
@@ -42,6 +47,7 @@ const HEAVY = [
   /\bdist\/main\.js\b/,
 ];
 const MOCKS_MODULES = /\bvi\.mock\(/;
+const DRIVES_A_BROWSER = /from ['"]playwright-core['"]/;
 /** Where openDatabase is defined, not called. */
 const DEFINES_STORES = new Set(['src/platform/db/client.ts']);
 
@@ -64,7 +70,7 @@ export function groupTestFiles(files: Map<string, string>): TestGroups {
     }
     return false;
   };
-  const groups: TestGroups = { unit: [], mocking: [], integration: [], servers: [] };
+  const groups: TestGroups = { unit: [], mocking: [], integration: [], servers: [], browser: [] };
   const tests = [...files.keys()].filter(isTestFile).sort();
   for (const path of tests) {
     const beside = !path.startsWith('test/');
@@ -72,7 +78,8 @@ export function groupTestFiles(files: Map<string, string>): TestGroups {
     if (beside && !heavy) groups.unit.push(path);
     else groups.integration.push(path);
     if (MOCKS_MODULES.test(files.get(path)!)) groups.mocking.push(path);
-    if (reaches(path, (_, text) => READS_SERVER_URLS.test(text))) groups.servers.push(path);
+    if (reaches(path, (_, text) => DRIVES_A_BROWSER.test(text))) groups.browser.push(path);
+    else if (reaches(path, (_, text) => READS_SERVER_URLS.test(text))) groups.servers.push(path);
   }
   return groups;
 }
@@ -87,9 +94,16 @@ export function testGroups(root: string): TestGroups {
   return groupTestFiles(files);
 }
 
-/** Files a store log names (one absolute or root-relative path a line) that `servers` leaves out. */
-export function storeUsersLeftOut(root: string, log: string, servers: readonly string[]): string[] {
-  const listed = new Set(servers);
+/**
+ * Files a store log names (one absolute or root-relative path a line) that the second pass leaves
+ * out: in neither `servers` nor `browser`.
+ */
+export function storeUsersLeftOut(
+  root: string,
+  log: string,
+  groups: Pick<TestGroups, 'servers' | 'browser'>,
+): string[] {
+  const listed = new Set([...groups.servers, ...groups.browser]);
   const prefix = `${root.replace(/\/$/, '')}/`;
   const used = readFileSync(log, 'utf8')
     .split('\n')

@@ -48,6 +48,11 @@ const DOM_QUIET = `new Promise((resolve) => {
   observer.observe(document.documentElement, { subtree: true, childList: true, attributes: true });
 })`;
 
+/** Resolves once the page's document has not changed for 300 ms (at most 5 s). */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(DOM_QUIET);
+}
+
 /**
  * Axe on the settled page (every rule, or `only` those named: a second theme needs only its
  * contrast checked; `settled` when the caller just checked it, so nothing is waited for): a list re-rendering after a search (a late answer of a query typed
@@ -60,7 +65,7 @@ export async function expectAccessible(
   options: { only?: string[]; settled?: boolean } = {},
 ): Promise<void> {
   if (!options.settled) {
-    await page.evaluate(DOM_QUIET);
+    await settle(page);
     await page.waitForFunction(ARIA_REFERENCES_RESOLVE, undefined, { timeout: 5_000 }).catch(() => undefined);
   }
   const builder = new AxeBuilder({ page });
