@@ -107,7 +107,7 @@ describe('providers CRUD', () => {
   });
 
   it('answers 422 for a bad kind and 404 for an unknown provider', async () => {
-    const bad = await call('POST', '/api/providers', { name: 'y', kind: 'gemini', default_model: 'm' });
+    const bad = await call('POST', '/api/providers', { name: 'y', kind: 'cohere', default_model: 'm' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error).toBeTruthy();
     expect((await call('GET', '/api/providers/nope')).statusCode).toBe(404);

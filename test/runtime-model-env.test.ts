@@ -38,7 +38,15 @@ beforeAll(async () => {
                 baseUrl: 'http://127.0.0.1:1',
                 apiKey: KEY,
               }
-            : { provider: 'local', kind: 'openai', model: 'qa-model', baseUrl: null, apiKey: KEY },
+            : agent.role === 'documenter'
+              ? {
+                  provider: 'google',
+                  kind: 'gemini',
+                  model: 'gemini-2.5-pro',
+                  baseUrl: 'http://127.0.0.1:2',
+                  apiKey: KEY,
+                }
+              : { provider: 'local', kind: 'openai', model: 'qa-model', baseUrl: null, apiKey: KEY },
       },
     },
     { agentSandboxRead: [fakes.dir] },
@@ -84,5 +92,18 @@ describe('routed model in the agent environment', () => {
     const { body } = await report('be-qa');
     expect(body.env).toMatchObject({ GAFFER_MODEL: 'qa-model', OPENAI_API_KEY: KEY });
     expect(body.env.ANTHROPIC_API_KEY).toBeUndefined();
+  });
+
+  it('gives a gemini route as the Gemini CLI reads it: GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL', async () => {
+    const { body } = await report('be-doc');
+    expect(body.env).toMatchObject({
+      GAFFER_MODEL: 'gemini-2.5-pro',
+      GAFFER_MODEL_KIND: 'gemini',
+      GEMINI_API_KEY: KEY,
+      GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:2',
+    });
+    expect(body.env.OPENAI_API_KEY).toBeUndefined();
+    expect(body.env.ANTHROPIC_API_KEY).toBeUndefined();
+    expect(body.argv).toEqual(['--model', 'gemini-2.5-pro']);
   });
 });

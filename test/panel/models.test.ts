@@ -126,6 +126,17 @@ describe.skipIf(!chromiumAvailable)('Models & agents', () => {
     await screenshot(page, 'settings-models');
     await expectAccessible(page);
 
+    // Google Gemini, at a Gemini-API host given on the same form: probed on its own wire.
+    await form.getByLabel('Provider').selectOption('gemini');
+    await form.getByLabel('Base URL').fill(fake.url);
+    await form.getByLabel('API key').fill(RIGHT_KEY);
+    await form.getByRole('button', { name: 'Connect' }).click();
+    const google = page.getByTestId('provider-google');
+    await google.getByRole('button', { name: 'Test' }).click();
+    await google.getByTestId('probe-answer').filter({ hasText: 'Connected: 2 models listed' }).waitFor();
+    expect(fake.requests.at(-1)).toMatchObject({ wire: 'gemini', path: '/v1beta/models', apiKey: RIGHT_KEY });
+    expect(await google.innerText()).toContain('Gemini API');
+
     // Clear the key: not set any more, here and over the API.
     await card.getByRole('button', { name: 'Clear key' }).click();
     await card.getByTestId('key-state').filter({ hasText: 'not set' }).waitFor();

@@ -16334,10 +16334,10 @@ export interface operations {
                         providers: {
                             name: string;
                             /**
-                             * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                             * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                              * @enum {string}
                              */
-                            kind: "openai" | "anthropic";
+                            kind: "openai" | "anthropic" | "gemini";
                             base_url: string | null;
                             default_model: string;
                             enabled: boolean;
@@ -16420,11 +16420,11 @@ export interface operations {
                     /** @description Unique name. */
                     name: string;
                     /**
-                     * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                     * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                      * @enum {string}
                      */
-                    kind: "openai" | "anthropic";
-                    /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
+                    kind: "openai" | "anthropic" | "gemini";
+                    /** @description openai: up to and including /v1; anthropic and gemini: the host. null = the official endpoint. */
                     base_url?: string | null;
                     default_model: string;
                     enabled?: boolean;
@@ -16443,10 +16443,10 @@ export interface operations {
                     "application/json": {
                         name: string;
                         /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                          * @enum {string}
                          */
-                        kind: "openai" | "anthropic";
+                        kind: "openai" | "anthropic" | "gemini";
                         base_url: string | null;
                         default_model: string;
                         enabled: boolean;
@@ -16582,10 +16582,10 @@ export interface operations {
                         source: "agent" | "role" | "global" | null;
                         provider: string | null;
                         /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                          * @enum {string|null}
                          */
-                        kind: "openai" | "anthropic" | null;
+                        kind: "openai" | "anthropic" | "gemini" | null;
                         model: string | null;
                     };
                 };
@@ -16912,10 +16912,10 @@ export interface operations {
                     "application/json": {
                         name: string;
                         /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                          * @enum {string}
                          */
-                        kind: "openai" | "anthropic";
+                        kind: "openai" | "anthropic" | "gemini";
                         base_url: string | null;
                         default_model: string;
                         enabled: boolean;
@@ -17107,11 +17107,11 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                     * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                      * @enum {string}
                      */
-                    kind?: "openai" | "anthropic";
-                    /** @description openai: up to and including /v1; anthropic: the host. null = the official endpoint. */
+                    kind?: "openai" | "anthropic" | "gemini";
+                    /** @description openai: up to and including /v1; anthropic and gemini: the host. null = the official endpoint. */
                     base_url?: string | null;
                     default_model?: string;
                     enabled?: boolean;
@@ -17130,10 +17130,10 @@ export interface operations {
                     "application/json": {
                         name: string;
                         /**
-                         * @description Wire format: OpenAI Chat Completions or Anthropic Messages.
+                         * @description Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.
                          * @enum {string}
                          */
-                        kind: "openai" | "anthropic";
+                        kind: "openai" | "anthropic" | "gemini";
                         base_url: string | null;
                         default_model: string;
                         enabled: boolean;

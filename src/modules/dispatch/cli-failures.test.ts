@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EndedRun } from '../runtime/index.js';
-import { CliFailureNotices, failedOnStart, remedyFor } from './cli-failures.js';
+import { CliFailureNotices, causeKey, failedOnStart, remedyFor } from './cli-failures.js';
 
 const endedAfter = (
   seconds: number,
@@ -69,5 +69,36 @@ describe('a failing agent CLI', () => {
       "be-dev-1's codex run failed on start: exited with code 2: error: unexpected argument",
     );
     expect(told[0]).toContain('refused its command line');
+  });
+
+  it('tells a cause once whatever error-report path, time or request id it carries this time', async () => {
+    const said = (stamp: string, request: string) =>
+      `[API Error: 401 UNAUTHENTICATED] request ${request} at ${stamp}. Full report available at: /tmp/gemini-client-error-Turn.run-sendMessageStream-${stamp}.json`;
+    const first = said('2026-11-29T08-52-17-123Z', '7f3c2a9e-1b4d-4c8e-9f00-1234567890ab');
+    const second = said('2026-11-29T08-53-02-981Z', '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d');
+    expect(causeKey(first)).toBe(causeKey(second));
+    expect(causeKey(first)).toBe(
+      '[API Error: 401 UNAUTHENTICATED] request <id> at <time>. Full report available at: <path>',
+    );
+    // What tells causes apart stays: the status, the URL and its port, the words.
+    expect(causeKey('connect ECONNREFUSED http://127.0.0.1:11434/v1 (404)')).toBe(
+      'connect ECONNREFUSED http://127.0.0.1:11434/v1 (404)',
+    );
+    expect(causeKey('error 429 from ./bin/codex trace 0123456789abcdef0123 run 98765432')).toBe(
+      'error 429 from <path> trace <id> run <n>',
+    );
+
+    const told: string[] = [];
+    const counts = new Map<string, number>();
+    const notices = new CliFailureNotices({
+      cache: { incr: async (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1).get(key)! },
+      notifyCeo: async (subject) => {
+        told.push(subject);
+      },
+    });
+    for (const cause of [first, second]) {
+      await notices.report({ agentSlug: 'be-dev-1', taskId: null, provider: 'gemini', cause });
+    }
+    expect(told).toHaveLength(1);
   });
 });

@@ -4,7 +4,8 @@
  * refused (read off its output: runtime's cli-auth-failures.ts) — fails every spawn the same way.
  * The dispatcher backs such an agent off (dispatcher.ts) instead of respawning it at once, whether
  * the spawn itself threw or the run started and failed, and the CEO gets one notification per
- * cause (per provider and message, across replicas: the shared cache decides who sends it) that
+ * cause (per provider and message, its volatile parts aside — causeKey; across replicas: the shared
+ * cache decides who sends it) that
  * quotes the CLI's own words and says what to do.
  */
 import type { Cache } from '../../platform/cache/types.js';
@@ -55,6 +56,21 @@ export function failedOnStart(ended: EndedRun): boolean {
   return ended.refused !== null || ended.exit.endedAt.getTime() - ended.startedAt.getTime() < FAST_FAILURE_MS;
 }
 
+/**
+ * A cause as the notice's key (pure): its volatile parts — file paths, timestamps, UUIDs, long hex
+ * or decimal ids — stand as placeholders, so the same failure told with a fresh error-report path
+ * or request id is the same cause. URLs and short numbers (a status, a port) stay.
+ */
+export function causeKey(cause: string): string {
+  return cause
+    .replace(/\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}[:-]\d{2}(?:[.,-]\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>')
+    .replace(/(^|[\s'"(=[])(?:~|\.{1,2})?\/[^\s'"`)\]]+/g, '$1<path>')
+    .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
+    .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{12,}\b/gi, '<id>')
+    .replace(/\b\d{6,}\b/g, '<n>')
+    .slice(0, 300);
+}
+
 const sentence = (text: string) =>
   `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
 
@@ -90,7 +106,7 @@ export class CliFailureNotices {
 
   /** Tells the CEO about the failure unless its cause was told already (here or on another replica). */
   async report(failure: CliFailure): Promise<boolean> {
-    const key = `cli-failure:${failure.provider}:${failure.cause.slice(0, 300)}`;
+    const key = `cli-failure:${failure.provider}:${causeKey(failure.cause)}`;
     if ((await this.deps.cache.incr(key, { ttlMs: NOTICE_TTL_MS })) !== 1) return false;
     await this.deps.notifyCeo(
       `The ${failure.provider} agent CLI fails as it starts`,

@@ -15,11 +15,11 @@ const Name = Type.String({
   description: 'Unique name.',
 });
 const Kind = StringEnum(PROVIDER_KINDS, {
-  description: 'Wire format: OpenAI Chat Completions or Anthropic Messages.',
+  description: 'Wire format: OpenAI Chat Completions, Anthropic Messages or the Gemini API.',
 });
 const BaseUrl = Nullable(
   Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://' }),
-  'openai: up to and including /v1; anthropic: the host. null = the official endpoint.',
+  'openai: up to and including /v1; anthropic and gemini: the host. null = the official endpoint.',
 );
 const Model = Type.String({ minLength: 1, maxLength: 200 });
 const ApiKey = Nullable(

@@ -3,7 +3,7 @@
  * provider and model each agent runs — its own route, else its role's, else the global one.
  */
 
-import type { UsageListener } from '../../platform/llm/index.js';
+import type { ProviderKind, UsageListener } from '../../platform/llm/index.js';
 import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import { registerProvidersRoutes } from './routes.js';
@@ -22,7 +22,7 @@ export {
 /** What an agent process is handed for its model: the routed provider, model and opened key. */
 export interface AgentModelRoute {
   provider: string;
-  kind: 'openai' | 'anthropic';
+  kind: ProviderKind;
   model: string;
   baseUrl: string | null;
   apiKey: string | null;
@@ -54,7 +54,7 @@ export function createProvidersModule({ platform, deps }: ModuleInput<ProvidersD
       if (!route?.provider.enabled) return null;
       return {
         provider: route.provider.name,
-        kind: route.provider.kind as 'openai' | 'anthropic',
+        kind: route.provider.kind as ProviderKind,
         model: route.model,
         baseUrl: route.provider.baseUrl,
         apiKey: service.apiKeyOf(route.provider),

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { requireRole } from '../../platform/http/auth/index.js';
 import { authErrorResponses, errorResponse } from '../../platform/http/error-schema.js';
+import type { ProviderKind } from '../../platform/llm/index.js';
 import {
   CreateProviderBody,
   ProbeView,
@@ -93,7 +94,7 @@ export function registerProvidersRoutes(app: FastifyInstance, service: Providers
         agent: { id: agent.id, slug: agent.slug, role: agent.role as never },
         source: route?.source ?? null,
         provider: route?.provider.name ?? null,
-        kind: (route?.provider.kind as 'openai' | 'anthropic' | undefined) ?? null,
+        kind: (route?.provider.kind as ProviderKind | undefined) ?? null,
         model: route?.model ?? null,
       };
     },

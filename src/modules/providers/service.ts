@@ -20,7 +20,7 @@ import { type RouteEntry, type RouteScope, resolveRoute } from './resolve.js';
 import { modelProviders, modelRoutes } from './schema.js';
 
 const KEY_PURPOSE = 'model-provider-api-key';
-export const PROVIDER_KINDS = ['openai', 'anthropic'] as const;
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'gemini'] as const;
 
 export type ProviderRow = typeof modelProviders.$inferSelect;
 

@@ -1,3 +1,4 @@
+import type { ProviderKind } from '../../platform/llm/index.js';
 import type { RouteEntry } from './resolve.js';
 import type { ProviderRow } from './service.js';
 
@@ -5,7 +6,7 @@ import type { ProviderRow } from './service.js';
 export function providerView(row: ProviderRow) {
   return {
     name: row.name,
-    kind: row.kind as 'openai' | 'anthropic',
+    kind: row.kind as ProviderKind,
     base_url: row.baseUrl,
     default_model: row.defaultModel,
     enabled: row.enabled,

@@ -7,6 +7,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '../../platform/http/errors.js';
+import type { ProviderKind } from '../../platform/llm/index.js';
 import {
   type AgentSandbox,
   createRunCgroup,
@@ -58,13 +59,20 @@ export interface ProcessRuntimeOptions {
 /** What an agent's model route gives its process: the provider, model and key. */
 export interface AgentModelRoute {
   provider: string;
-  kind: 'openai' | 'anthropic';
+  kind: ProviderKind;
   model: string;
   baseUrl: string | null;
   apiKey: string | null;
 }
 
 export type ModelRouteResolver = (agent: { id: string; role: string }) => Promise<AgentModelRoute | null>;
+
+/** Where each kind's CLI reads its base URL and key (Claude Code, Codex's `env_key`, Gemini CLI). */
+const ROUTE_ENV_NAMES: Readonly<Record<ProviderKind, { baseUrl: string; apiKey: string }>> = {
+  openai: { baseUrl: 'OPENAI_BASE_URL', apiKey: 'OPENAI_API_KEY' },
+  anthropic: { baseUrl: 'ANTHROPIC_BASE_URL', apiKey: 'ANTHROPIC_API_KEY' },
+  gemini: { baseUrl: 'GOOGLE_GEMINI_BASE_URL', apiKey: 'GEMINI_API_KEY' },
+};
 
 /** The environment entries for a routed model: GAFFER_MODEL* and the key under the CLI's own name. */
 export function modelRouteEnv(route: AgentModelRoute | null): Record<string, string> {
@@ -74,12 +82,12 @@ export function modelRouteEnv(route: AgentModelRoute | null): Record<string, str
     GAFFER_MODEL_PROVIDER: route.provider,
     GAFFER_MODEL_KIND: route.kind,
   };
-  const prefix = route.kind === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+  const names = ROUTE_ENV_NAMES[route.kind];
   if (route.baseUrl) {
     env.GAFFER_MODEL_BASE_URL = route.baseUrl;
-    env[`${prefix}_BASE_URL`] = route.baseUrl;
+    env[names.baseUrl] = route.baseUrl;
   }
-  if (route.apiKey) env[`${prefix}_API_KEY`] = route.apiKey;
+  if (route.apiKey) env[names.apiKey] = route.apiKey;
   return env;
 }
 

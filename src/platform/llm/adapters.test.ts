@@ -1,5 +1,5 @@
 /**
- * What both adapters promise alike, each driven through its real SDK against the fake provider:
+ * What the three adapters promise alike, each driven through its real client (the official SDK; fetch for Gemini) against the fake provider:
  * throttles with their Retry-After, auth failures, timeouts, cancellation that closes the
  * connection, probes, no SDK retries, and the HTTP mapping a domain route gets for free.
  */
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const ask: ModelRequest = { messages: [{ role: 'user', content: 'hello' }] };
 
-describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kind) => {
+describe.each<ProviderKind>(['openai', 'anthropic', 'gemini'])('%s adapter failures', (kind) => {
   /** The provider's base URL on a port nothing listens on. */
   const nothingThere = `http://127.0.0.1:${CLOSED_PORT}${kind === 'openai' ? '/v1' : ''}`;
 
@@ -154,8 +154,11 @@ describe.each<ProviderKind>(['openai', 'anthropic'])('%s adapter failures', (kin
     expect(await client.probe()).toEqual({ ok: true, mode: 'models', model_count: 2, model_listed: true });
     const before = fake.requests.length;
     expect(await client.probe({ mode: 'completion' })).toEqual({ ok: true, mode: 'completion' });
-    const sent = fake.requests[before]!.body;
-    expect(sent.max_tokens).toBe(1);
+    const sent = fake.requests[before]!.body as {
+      max_tokens?: number;
+      generationConfig?: { maxOutputTokens?: number };
+    };
+    expect(kind === 'gemini' ? sent.generationConfig?.maxOutputTokens : sent.max_tokens).toBe(1);
   });
 
   it('a failing probe says why instead of throwing: wrong key, rate limit, unreachable', async () => {

@@ -1,5 +1,6 @@
 /** `createModelClient`: the adapter for a provider's kind, with Gaffer's defaults filled in. */
 import { ANTHROPIC_DEFAULT_BASE_URL, AnthropicModelClient } from './anthropic.js';
+import { GEMINI_DEFAULT_BASE_URL, GeminiModelClient } from './gemini.js';
 import { OPENAI_DEFAULT_BASE_URL, OpenAiModelClient } from './openai.js';
 import { DEFAULT_TIMEOUT_MS, type ModelClient, type ModelClientConfig } from './types.js';
 
@@ -21,6 +22,8 @@ export function createModelClient(config: ModelClientConfig): ModelClient {
       return new OpenAiModelClient({ ...common, baseUrl: config.baseUrl || OPENAI_DEFAULT_BASE_URL });
     case 'anthropic':
       return new AnthropicModelClient({ ...common, baseUrl: config.baseUrl || ANTHROPIC_DEFAULT_BASE_URL });
+    case 'gemini':
+      return new GeminiModelClient({ ...common, baseUrl: config.baseUrl || GEMINI_DEFAULT_BASE_URL });
     default:
       throw new TypeError(`unknown model provider kind: ${String((config as { kind: unknown }).kind)}`);
   }

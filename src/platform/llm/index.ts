@@ -1,7 +1,7 @@
 /**
  * Model APIs behind one provider-neutral client: `createModelClient({kind, baseUrl, apiKey, model,
  * timeoutMs})` gives a ModelClient (complete, stream, probe) over the official OpenAI or Anthropic
- * SDK. Failures are one error family: ModelThrottledError (a ProviderRateLimitError: HTTP 429 with
+ * SDK, or the Gemini API over fetch. Failures are one error family: ModelThrottledError (a ProviderRateLimitError: HTTP 429 with
  * Retry-After through the conventions) and ModelCallError (an AppError).
  */
 

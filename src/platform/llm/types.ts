@@ -1,10 +1,10 @@
 /**
  * The provider-neutral face of a model API: a request (system prompt, messages, tools), a reply
  * (text, tool calls, stop reason, usage) and the events of a streamed reply. Adapters translate
- * it to one wire format each (OpenAI Chat Completions, Anthropic Messages).
+ * it to one wire format each (OpenAI Chat Completions, Anthropic Messages, the Gemini API).
  */
 
-export type ProviderKind = 'openai' | 'anthropic';
+export type ProviderKind = 'openai' | 'anthropic' | 'gemini';
 
 /**
  * Tokens one call consumed, the same meaning on every wire: `input_tokens` are the prompt tokens
@@ -126,7 +126,10 @@ export interface ModelClientConfig {
   kind: ProviderKind;
   /** Name carried by errors (defaults to `kind`). */
   name?: string;
-  /** openai: up to and including `/v1` (default https://api.openai.com/v1); anthropic: the host (default https://api.anthropic.com). */
+  /**
+   * openai: up to and including `/v1` (default https://api.openai.com/v1); anthropic: the host
+   * (default https://api.anthropic.com); gemini: the host (default https://generativelanguage.googleapis.com).
+   */
   baseUrl?: string;
   /** Secret; sent only as the wire's auth header, never logged. Optional for local OpenAI-compatible servers. */
   apiKey?: string;

@@ -1,8 +1,9 @@
 /**
  * The Gemini API as the fake speaks it, as the Gemini CLI calls it through `GOOGLE_GEMINI_BASE_URL`:
  * `POST /v1beta/models/<model>:generateContent` (JSON) and `:streamGenerateContent?alt=sse` (SSE
- * `data:` chunks, no terminator), the key in `x-goog-api-key`, errors as `{error: {code, message,
- * status}}`. A reply's text goes out in chunks; its tool uses as `functionCall` parts.
+ * `data:` chunks, no terminator), `GET /v1beta/models`, the key in `x-goog-api-key`, errors as
+ * `{error: {code, message, status}}` (in a stream, an error chunk). A reply's text goes out in
+ * chunks; its tool uses as `functionCall` parts.
  */
 import type { ServerResponse } from 'node:http';
 import { type FakeReply, textChunks, usageOf } from './script.js';
@@ -23,6 +24,14 @@ const STATUS_NAMES: Record<number, string> = {
 export function geminiError(code: number, message: string) {
   return { error: { code, message, status: STATUS_NAMES[code] ?? 'UNKNOWN' } };
 }
+
+/** `GET /v1beta/models`'s answer. */
+export function geminiModels(ids: string[]) {
+  return { models: ids.map((id) => ({ name: `models/${id}`, displayName: id })) };
+}
+
+/** Whether a path is the models list. */
+export const isGeminiModels = (path: string) => path === '/v1beta/models';
 
 /** `/v1beta/models/<model>:<method>` → its parts, or null for another path. */
 export function geminiCall(path: string): { model: string; method: string } | null {
@@ -65,10 +74,16 @@ export async function serveGemini(res: ServerResponse, reply: Reply, model: stri
     return;
   }
   openEventStream(res);
-  for (const text of chunks) {
+  for (const [i, text] of chunks.entries()) {
+    if (reply.hangAfterChunks === i) return;
+    if (reply.failAfterChunks === i) {
+      res.end(frame(geminiError(503, 'The model is overloaded. Please try again later.')));
+      return;
+    }
     if (reply.chunkDelayMs) await pause(reply.chunkDelayMs);
     if (!open(res)) return;
     res.write(frame(body([{ text }])));
   }
+  if (reply.hangAfterChunks !== undefined && reply.hangAfterChunks >= chunks.length) return;
   res.end(frame(body(calls, finishReason, true)));
 }

@@ -1,20 +1,21 @@
 /**
  * A fake model provider on loopback that speaks the real wire formats: OpenAI Chat Completions
  * (`POST /v1/chat/completions`, JSON or SSE `data:` chunks with a usage chunk and `[DONE]`), the
- * OpenAI Responses API (`POST /v1/responses`, SSE, as the Codex CLI calls it) and
- * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), OpenAI
+ * OpenAI Responses API (`POST /v1/responses`, SSE, as the Codex CLI calls it),
+ * Anthropic Messages (`POST /v1/messages`, JSON or SSE `event:`/`data:` frames), the Gemini API
+ * (`/v1beta/models/<model>:generateContent`, `GET /v1beta/models`: gemini-wire.ts), OpenAI
  * embeddings (`POST /v1/embeddings`, deterministic unit vectors), plus `GET /v1/models` on both (told apart by the `anthropic-version` header). A wrong API key gets
  * the wire's 401. Each model request takes the next scripted reply (the default greeting when
  * none is left): text in chunks, tool use, a 429 with Retry-After, 529/503 overloaded, any error,
  * or a hang. Every request is recorded (headers with the key, body) with a promise that settles
  * when the client closes the connection before the answer ended.
  *
- * Point an `openai` client at `${url}/v1` and an `anthropic` client at `url`.
+ * Point an `openai` client at `${url}/v1`, an `anthropic` or `gemini` client at `url`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicError, anthropicModels, serveAnthropicMessages } from './anthropic-wire.js';
-import { geminiCall, geminiError, serveGemini } from './gemini-wire.js';
+import { geminiCall, geminiError, geminiModels, isGeminiModels, serveGemini } from './gemini-wire.js';
 import { openAiEmbeddings, openAiError, openAiModels, serveOpenAiChat } from './openai-wire.js';
 import { serveResponses } from './responses-wire.js';
 import type { FakeReply } from './script.js';
@@ -81,11 +82,12 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
     const text = Buffer.concat(chunks).toString('utf8');
     const [path = '/', query = ''] = (req.url ?? '/').split('?');
     const gemini = geminiCall(path);
-    const wire: Wire = gemini
-      ? 'gemini'
-      : path === '/v1/messages' || (path === '/v1/models' && req.headers['anthropic-version'] !== undefined)
-        ? 'anthropic'
-        : 'openai';
+    const wire: Wire =
+      gemini || isGeminiModels(path)
+        ? 'gemini'
+        : path === '/v1/messages' || (path === '/v1/models' && req.headers['anthropic-version'] !== undefined)
+          ? 'anthropic'
+          : 'openai';
     // OpenAI takes `Authorization: Bearer`; Anthropic `x-api-key`, or the Bearer header its SDK 1.x
     // sends; Gemini `x-goog-api-key`.
     const auth = req.headers.authorization;
@@ -118,7 +120,7 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
       }
     });
 
-    const isModels = req.method === 'GET' && path === '/v1/models';
+    const isModels = req.method === 'GET' && (path === '/v1/models' || isGeminiModels(path));
     const isEmbeddings = req.method === 'POST' && path === '/v1/embeddings';
     const isResponses = req.method === 'POST' && path === '/v1/responses';
     const isChat =
@@ -167,7 +169,8 @@ export async function startFakeLlm(options: FakeLlmOptions = {}): Promise<FakeLl
           return;
         }
         if (isModels) {
-          sendJson(res, 200, wire === 'anthropic' ? anthropicModels(fake.models) : openAiModels(fake.models));
+          const list = { anthropic: anthropicModels, gemini: geminiModels, openai: openAiModels }[wire];
+          sendJson(res, 200, list(fake.models));
           return;
         }
         if (gemini)

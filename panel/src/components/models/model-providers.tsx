@@ -1,7 +1,7 @@
 /**
  * Settings → Models & agents → Model providers: the connected providers as cards, and a form that
- * connects one — Anthropic, OpenAI, or any OpenAI-compatible server by its base URL (a local
- * Ollama, vLLM or LiteLLM). The key is write-only: sent once, stored encrypted, never shown.
+ * connects one — Anthropic, OpenAI, Google Gemini (each at its official endpoint or a compatible
+ * server's base URL), or any OpenAI-compatible server by its base URL (a local Ollama, vLLM or LiteLLM). The key is write-only: sent once, stored encrypted, never shown.
  */
 import { type FormEvent, useState } from 'react';
 import { $api } from '../../api/client';
@@ -11,20 +11,22 @@ import { ProblemNote } from '../ui/problem-note';
 import { ProviderCard } from './provider-card';
 import { useProviders, useRefreshModels } from './use-models';
 
+/** Each preset's base URL: `null` = the official endpoint unless one is given; a compatible server needs it. */
 const PRESETS = {
   anthropic: {
     label: 'Anthropic',
     kind: 'anthropic',
     name: 'anthropic',
-    baseUrl: false,
+    baseUrl: null,
     model: 'claude-sonnet-4-5',
   },
-  openai: { label: 'OpenAI', kind: 'openai', name: 'openai', baseUrl: false, model: 'gpt-5' },
+  openai: { label: 'OpenAI', kind: 'openai', name: 'openai', baseUrl: null, model: 'gpt-5' },
+  gemini: { label: 'Google Gemini', kind: 'gemini', name: 'google', baseUrl: null, model: 'gemini-2.5-pro' },
   compatible: {
     label: 'OpenAI-compatible server (Ollama, vLLM, LiteLLM…)',
     kind: 'openai',
     name: 'local',
-    baseUrl: true,
+    baseUrl: 'http://127.0.0.1:11434/v1',
     model: 'llama3.1',
   },
 } as const;
@@ -74,14 +76,16 @@ function ConnectProvider() {
       name: name.trim() || chosen.name,
       kind: chosen.kind,
       default_model: model.trim() || chosen.model,
-      ...(chosen.baseUrl ? { base_url: baseUrl.trim() } : {}),
+      ...(baseUrl.trim() || chosen.baseUrl ? { base_url: baseUrl.trim() } : {}),
       ...(key.trim() ? { api_key: key.trim() } : {}),
     };
     if (!NAME.test(body.name)) {
       setInvalid('The name takes lower-case letters, digits, dot, dash and underscore.');
-    } else if (chosen.baseUrl && !/^https?:\/\/\S+$/.test(body.base_url ?? '')) {
+    } else if (body.base_url !== undefined && !/^https?:\/\/\S+$/.test(body.base_url)) {
       setInvalid(
-        'Give the server’s base URL, up to and including /v1 (http://127.0.0.1:11434/v1 for Ollama).',
+        chosen.baseUrl
+          ? 'Give the server’s base URL, up to and including /v1 (http://127.0.0.1:11434/v1 for Ollama).'
+          : 'A base URL starts with http:// or https:// — or leave it empty for the official endpoint.',
       );
     } else {
       setInvalid(null);
@@ -130,17 +134,15 @@ function ConnectProvider() {
           placeholder={chosen.name}
         />
       </label>
-      {chosen.baseUrl && (
-        <label className="space-y-1 sm:col-span-2">
-          <span className="block font-medium">Base URL</span>
-          <input
-            className="h-8 w-full rounded-md border border-border bg-surface px-2 font-mono"
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.target.value)}
-            placeholder="http://127.0.0.1:11434/v1"
-          />
-        </label>
-      )}
+      <label className="space-y-1 sm:col-span-2">
+        <span className="block font-medium">Base URL{chosen.baseUrl ? '' : ' (optional)'}</span>
+        <input
+          className="h-8 w-full rounded-md border border-border bg-surface px-2 font-mono"
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.target.value)}
+          placeholder={chosen.baseUrl ?? `the official ${chosen.label} endpoint`}
+        />
+      </label>
       <label className="space-y-1">
         <span className="block font-medium">Default model</span>
         <input

@@ -16,7 +16,12 @@ const TONE = {
   failed: 'bg-danger-bg text-danger-text',
 } as const;
 
-const KIND_LABEL = { anthropic: 'Anthropic Messages', openai: 'OpenAI-compatible' } as const;
+const KIND_LABEL = {
+  anthropic: 'Anthropic Messages',
+  openai: 'OpenAI-compatible',
+  gemini: 'Gemini API',
+} as const;
+const VENDOR = { anthropic: 'Anthropic', openai: 'OpenAI', gemini: 'Google Gemini' } as const;
 
 export function ProviderCard({ provider }: { provider: Provider }) {
   const refresh = useRefreshModels();
@@ -69,8 +74,7 @@ export function ProviderCard({ provider }: { provider: Provider }) {
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
         <dt className="text-muted">Base URL</dt>
         <dd className="truncate font-mono text-xs" title={provider.base_url ?? undefined}>
-          {provider.base_url ??
-            `the official ${provider.kind === 'anthropic' ? 'Anthropic' : 'OpenAI'} endpoint`}
+          {provider.base_url ?? `the official ${VENDOR[provider.kind]} endpoint`}
         </dd>
         <dt className="text-muted">Default model</dt>
         <dd className="font-mono text-xs">{provider.default_model}</dd>

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CliInstall } from '../../../platform/process/cli-install.js';
 import {
   checkAgentClis,
+  checkRouteKinds,
   checkRunLimits,
   checkRuntime,
   checkTemplateCli,
@@ -51,6 +52,27 @@ describe('the doctor', () => {
     const findings = await checkAgentClis({ kind: 'scripted', provider: 'claude' }, { PATH: '/nonexistent' });
     expect(findings.every((f) => f.status === 'ok')).toBe(true);
     expect(reportOf(findings, new Date()).ok).toBe(true);
+  });
+
+  it('fails a route the running CLI cannot follow: a provider of another wire than its own', () => {
+    const routes = [
+      { scope: 'global', subject: '', provider: { name: 'google', kind: 'gemini' } },
+      { scope: 'role', subject: 'qa', provider: { name: 'local', kind: 'openai' } },
+    ];
+    expect(checkRouteKinds({ kind: 'process', provider: 'gemini' }, routes)).toEqual([
+      {
+        area: 'model_provider',
+        name: 'local',
+        status: 'fail',
+        detail: 'the role route qa sends the gemini CLI to local (kind openai); it speaks only gemini',
+        remedy: 'route a gemini provider there on Settings → Models & agents, or remove the route',
+      },
+    ]);
+    expect(checkRouteKinds({ kind: 'process', provider: 'codex' }, routes).map((f) => f.name)).toEqual([
+      'google',
+    ]);
+    expect(checkRouteKinds({ kind: 'process', provider: 'custom' }, routes)).toEqual([]);
+    expect(checkRouteKinds({ kind: 'scripted', provider: 'claude' }, routes)).toEqual([]);
   });
 
   it('fails a process runtime whose sandbox cannot be made, and only warns when it is off', () => {

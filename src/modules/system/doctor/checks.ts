@@ -226,3 +226,36 @@ export function checkRuntime(
   }
   return { ...base, status: 'ok', detail: `${what}, sandboxed (bubblewrap)`, remedy: null };
 }
+
+/** The wire each built-in CLI speaks: a route to a provider of another kind gives it a key it never reads. */
+const CLI_WIRES: Readonly<Record<string, string>> = {
+  claude: 'anthropic',
+  codex: 'openai',
+  gemini: 'gemini',
+};
+
+/**
+ * Routes the CLI the runtime starts cannot follow: a provider of a kind its wire is not (Claude
+ * Code routed to an OpenAI-kind provider runs on the server's own keys, not the route's). One
+ * failing finding per such route; none for a custom CLI, whose wire Gaffer does not know.
+ */
+export function checkRouteKinds(
+  runtime: { kind: string; provider: string },
+  routes: readonly { scope: string; subject: string; provider: { name: string; kind: string } }[],
+): DoctorFinding[] {
+  const wire = runtime.kind === 'process' ? CLI_WIRES[runtime.provider] : undefined;
+  if (!wire) return [];
+  return routes
+    .filter((route) => route.provider.kind !== wire)
+    .map((route) => {
+      const where =
+        route.scope === 'global' ? 'the global route' : `the ${route.scope} route ${route.subject}`;
+      return {
+        area: 'model_provider' as const,
+        name: route.provider.name,
+        status: 'fail' as const,
+        detail: `${where} sends the ${runtime.provider} CLI to ${route.provider.name} (kind ${route.provider.kind}); it speaks only ${wire}`,
+        remedy: `route a ${wire} provider there on Settings → Models & agents, or remove the route`,
+      };
+    });
+}

@@ -11,6 +11,7 @@ import { splitShellWords } from '../../runtime/index.js';
 import {
   checkAgentClis,
   checkGit,
+  checkRouteKinds,
   checkRunLimits,
   checkRuntime,
   checkTemplateCli,
@@ -131,11 +132,16 @@ export async function serverDoctor(
   platform: Pick<Platform, 'config' | 'database' | 'cache' | 'clock'>,
   providers: ProvidersModule['service'],
 ): Promise<DoctorReport> {
-  const [machine, database, cache, models] = await Promise.all([
+  const runtime = { kind: platform.config.agentRuntime, provider: platform.config.agentProvider };
+  const [machine, database, cache, models, routes] = await Promise.all([
     machineFindings(platform.config),
     storeFinding('database', () => platform.database.ping()),
     storeFinding('cache', () => platform.cache.ping()),
     providerFindings(providers),
+    providers.routes(),
   ]);
-  return reportOf([...machine, database, cache, ...models], platform.clock.now());
+  return reportOf(
+    [...machine, database, cache, ...models, ...checkRouteKinds(runtime, routes)],
+    platform.clock.now(),
+  );
 }
