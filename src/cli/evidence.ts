@@ -38,7 +38,7 @@ export async function runEvidenceRebuild(config: Config): Promise<number> {
     migrate: true,
   });
   try {
-    const { rebuildOutcomes } = await import('../modules/evidence/rebuild.js');
+    const { rebuildOutcomes } = await import('../modules/evidence/index.js');
     const tasks = await rebuildOutcomes(database.db);
     console.log(
       `No Gaffer answers at ${base}: rebuilt in the ${config.databaseUrl ? 'PostgreSQL' : 'embedded'} store ` +

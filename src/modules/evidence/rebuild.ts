@@ -4,9 +4,8 @@
  * of tasks at a time. The rows it writes are the ones the keeper kept (the same fold of the same
  * record), which is what the rebuild proves when it is compared with them.
  */
-import { asc, gt } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { tasks } from '../tasks/schema.js';
+import { taskIdsAfter } from '../tasks/index.js';
 import { refreshOutcomes } from './store.js';
 
 export const REBUILD_BATCH = 500;
@@ -16,17 +15,9 @@ export async function rebuildOutcomes(db: Db, batch = REBUILD_BATCH): Promise<nu
   let after = '00000000-0000-0000-0000-000000000000';
   let written = 0;
   for (;;) {
-    const ids = await db
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(gt(tasks.id, after))
-      .orderBy(asc(tasks.id))
-      .limit(batch);
+    const ids = await taskIdsAfter(db, after, batch);
     if (ids.length === 0) return written;
-    written += await refreshOutcomes(
-      db,
-      ids.map((row) => row.id),
-    );
-    after = ids.at(-1)!.id;
+    written += await refreshOutcomes(db, ids);
+    after = ids.at(-1)!;
   }
 }

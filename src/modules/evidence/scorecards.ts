@@ -6,7 +6,7 @@
  */
 import { and, eq, gte, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { tasks } from '../tasks/schema.js';
+import { taskStatusOf, taskTitleOf } from '../tasks/index.js';
 import { taskOutcomes } from './schema.js';
 import { type Interval, MIN_SAMPLE, wilson } from './stats.js';
 
@@ -179,8 +179,8 @@ export async function scorecardTasks(
   return db
     .select({
       task_id: taskOutcomes.taskId,
-      title: tasks.title,
-      status: tasks.status,
+      title: taskTitleOf(taskOutcomes.taskId),
+      status: sql<string>`coalesce(${taskStatusOf(taskOutcomes.taskId)}, '')`,
       end: taskOutcomes.end,
       ended_at: taskOutcomes.endedAt,
       owner_agent_id: taskOutcomes.ownerAgentId,
@@ -191,7 +191,6 @@ export async function scorecardTasks(
       cost_usd: taskOutcomes.costUsd,
     })
     .from(taskOutcomes)
-    .innerJoin(tasks, eq(tasks.id, taskOutcomes.taskId))
     .where(
       and(
         where(filter, now),

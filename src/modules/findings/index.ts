@@ -19,6 +19,7 @@ export {
   renderFinding,
 } from './rules.js';
 export type { AddressResult, Finding, FindingsLedger, OriginSummary } from './service.js';
+export { findingsOnTasks, type TaskFinding } from './task-findings.js';
 export { FindingsService };
 
 export interface FindingsModule extends ModuleFace {

@@ -51,7 +51,7 @@ export {
 } from './process-runtime.js';
 export { BUILTIN_PROVIDERS, type ProviderCommand, type ProviderSetting } from './providers.js';
 export { defaultGafferCommand } from './run-files.js';
-export type { EndedTaskRun } from './run-history.js';
+export { type EndedTaskRun, runsOnTasks, type TaskRun } from './run-history.js';
 
 export { splitShellWords } from './shell-words.js';
 export {

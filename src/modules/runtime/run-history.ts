@@ -1,5 +1,8 @@
-/** A named read of the run history: the ended runs on a task that started in a window. */
-import { and, asc, gte, isNotNull, lt } from 'drizzle-orm';
+/**
+ * Named reads of the run history: the ended runs on a task that started in a window; every run on
+ * a batch of tasks (the evidence read model), in the order they started.
+ */
+import { and, asc, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import { agentRuns } from './schema.js';
 
@@ -34,4 +37,34 @@ export async function endedTaskRuns(db: Db, since: Date, until: Date): Promise<E
     )
     .orderBy(asc(agentRuns.startedAt));
   return rows.map((row) => ({ ...row, taskId: row.taskId!, endedAt: row.endedAt! }));
+}
+
+export interface TaskRun {
+  taskId: string | null;
+  agentId: string;
+  provider: string;
+  model: string | null;
+  outcome: string | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  limitHit: string | null;
+}
+
+/** Every run on the tasks of `ids`, in the order they started. */
+export async function runsOnTasks(db: Db, ids: readonly string[]): Promise<TaskRun[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({
+      taskId: agentRuns.taskId,
+      agentId: agentRuns.agentId,
+      provider: agentRuns.provider,
+      model: agentRuns.model,
+      outcome: agentRuns.outcome,
+      startedAt: agentRuns.startedAt,
+      endedAt: agentRuns.endedAt,
+      limitHit: agentRuns.limitHit,
+    })
+    .from(agentRuns)
+    .where(inArray(agentRuns.taskId, [...ids]))
+    .orderBy(asc(agentRuns.startedAt), asc(agentRuns.id));
 }

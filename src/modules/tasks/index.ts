@@ -38,6 +38,14 @@ export type {
   TaskMetrics,
   TaskRoot,
 } from './metrics.js';
+export {
+  type AuditEntry,
+  auditTrailsOf,
+  type OutcomeTaskRow,
+  taskIdsAfter,
+  tasksForOutcomes,
+  taskTitleOf,
+} from './outcome-reads.js';
 export type { TaskEventView } from './queries.js';
 export {
   ancestorsOf,

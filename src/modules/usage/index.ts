@@ -29,7 +29,6 @@ export { type MonthWindow, monthKey, monthWindow } from './month.js';
 export { PERIODS, type Period, periodWindows } from './periods.js';
 export { costOf, DEFAULT_MODEL_PRICES, type ModelPrice, type PriceTable, priceFor } from './prices.js';
 export { type RunWindow, runSpend } from './run-spend.js';
-
 export {
   type CompanyBudget,
   MAX_TOKENS,
@@ -39,6 +38,7 @@ export {
   type UsageSource,
 } from './service.js';
 export { SNAPSHOT_LOOP } from './snapshots.js';
+export { type TaskUsage, usageOfTasks } from './task-usage.js';
 
 /** Tokens one model call or one agent's usage line reported. */
 export interface ReportedTokens {
