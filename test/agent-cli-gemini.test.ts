@@ -12,6 +12,8 @@
  * The same company then meets the two answers a provider gives a working CLI: a 401 (the run is
  * stopped at the CLI's first word of it, the CEO told once in those words, the agent held off) and
  * a 429 (the provider parked — RATE_LIMIT_HIT on /ws/system — and the agent's run waiting).
+ * Last, the Models & agents page alone sends the CLI elsewhere: a `gemini` provider (its own server,
+ * key and model) routed to one agent takes its next run there, whatever the server's environment says.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,7 @@ import {
   AgentReplies,
   awaitSubmitted,
   type CliCompany,
+  created,
   ENVIRON_HUNT,
   expectParkedAndWaiting,
   expectRefusedKeyTold,
@@ -191,5 +194,40 @@ describe.skipIf(!bwrap.ok)('the real Gemini CLI as a sandboxed developer', () =>
   it('parks the provider that answers 429 and holds the agent waiting', async () => {
     const { provider } = await expectParkedAndWaiting(cli, replies, 'fe-dev-1', 'frontend');
     expect(provider).toBe('gemini'); // no provider is routed: the CLI's kind is parked
+  }, 150_000);
+
+  it('runs on the provider, key and model the Models & agents page routes to the agent', async () => {
+    const routed = await startFakeLlm({ apiKey: 'routed-key' });
+    try {
+      routed.converse(() => ({ kind: 'reply', text: 'Nothing for me to do here.' }));
+      await created(cli.server, '/api/providers', {
+        name: 'google',
+        kind: 'gemini',
+        base_url: routed.url,
+        default_model: 'fake-small',
+        api_key: 'routed-key',
+      });
+      const probe = await cli.server.asCeo('/api/providers/google/test', { method: 'POST' });
+      expect(await probe.json()).toEqual({ ok: true, mode: 'models', model_count: 2, model_listed: true });
+      const route = await cli.server.asCeo('/api/providers/routing', {
+        method: 'PUT',
+        body: { agents: { 'be-dev-1': { provider: 'google', model: 'fake-large' } } },
+      });
+      expect(route.status).toBe(200);
+
+      await giveNoteTask(cli, 'routed.md', { assignee: 'be-dev-1' });
+      const turns = await eventually(async () => {
+        const found = routed.requests.filter((r) => JSON.stringify(r.body).includes('You are be-dev-1,'));
+        expect(found.length, cli.server.output()).toBeGreaterThan(0);
+        return found;
+      }, 90_000);
+      // The routed model was passed, so the CLI asked no classifier; the key is the route's.
+      for (const turn of turns) {
+        expect(turn.path).toBe('/v1beta/models/fake-large:streamGenerateContent');
+        expect(turn.apiKey).toBe('routed-key');
+      }
+    } finally {
+      await routed.close();
+    }
   }, 150_000);
 });
