@@ -25,7 +25,11 @@ interface VitestJson {
 }
 
 const relative = (path: string) => (path.startsWith(root) ? path.slice(root.length) : path);
-const firstLine = (text = '') => text.trim().split('\n')[0]!.slice(0, 300);
+/** A failure's first telling line (a timeout's message starts with vitest's STACK_TRACE_ERROR placeholder). */
+const firstLine = (text = '') =>
+  (text.split('\n').find((line) => line.trim() && !line.includes('STACK_TRACE_ERROR')) ?? '')
+    .trim()
+    .slice(0, 300);
 
 const [command, argument, count] = process.argv.slice(2);
 const groups = testGroups(root);
