@@ -27,6 +27,7 @@ export const router = createBrowserRouter([
       { path: '/projects', lazy: page(() => import('./routes/projects')) },
       { path: '/projects/:slug', lazy: page(() => import('./routes/project-detail')) },
       { path: '/usage', lazy: page(() => import('./routes/usage')) },
+      { path: '/workforce', lazy: page(() => import('./routes/workforce')) },
       { path: '/notifications', lazy: page(() => import('./routes/notifications')) },
       { path: '/social', lazy: page(() => import('./routes/social')) },
       { path: '/intake', lazy: page(() => import('./routes/intake')) },

@@ -33,6 +33,7 @@ const pages = (task: string) => [
   ['projects', '/projects'],
   ['project', '/projects/shop'],
   ['usage', '/usage'],
+  ['workforce', '/workforce'],
   ['notifications', '/notifications'],
   ['social', '/social'],
   ['intake', '/intake'],

@@ -16,6 +16,7 @@ import {
   Megaphone,
   MessageSquarePlus,
   Settings,
+  UsersRound,
 } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { useInbox } from '../inbox/use-inbox';
@@ -27,6 +28,7 @@ export const NAV_ITEMS: { to: string; label: string; icon: LucideIcon }[] = [
   { to: '/agents', label: 'Agents', icon: Bot },
   { to: '/projects', label: 'Projects', icon: FolderGit2 },
   { to: '/usage', label: 'Usage', icon: BarChart3 },
+  { to: '/workforce', label: 'Workforce', icon: UsersRound },
   { to: '/notifications', label: 'Notifications', icon: Bell },
   { to: '/social', label: 'Social', icon: Megaphone },
   { to: '/intake', label: 'Intake', icon: MessageSquarePlus },
