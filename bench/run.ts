@@ -24,6 +24,7 @@ const all = [
   'readiness',
   'panel',
   'usage',
+  'scorecards',
   'search',
   'startup',
   'creates',

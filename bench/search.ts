@@ -16,7 +16,7 @@ import { type Db, queryRows } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { interleavedTimings, onScratchDatabase, quantileMs, ratio, report } from './support.js';
+import { onScratchDatabase, ratio, report, routeAgainstBaseline } from './support.js';
 
 const CHUNKS = Number(process.env.BENCH_SEARCH_CHUNKS ?? 50_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
@@ -82,19 +82,16 @@ async function onDatabase(databaseUrl: string | undefined) {
       db,
       sql`select count(*)::int as n from optimal_chunks where tsv @@ websearch_to_tsquery('english', ${QUERY})`,
     );
-    for (let i = 0; i < 3; i++) await rawSql(db); // warm-up
-    const { route: routeMs, baseline: sqlMs } = await interleavedTimings(SAMPLES, route, () => rawSql(db));
-    const route99 = quantileMs(routeMs, 0.99);
-    const sql99 = quantileMs(sqlMs, 0.99);
+    const timed = await routeAgainstBaseline(SAMPLES, route, () => rawSql(db));
     return {
       seed_ms: seedMs,
       query: QUERY,
       matching_chunks: matching[0]?.n ?? 0,
       results: first.results.length,
       mode: first.mode,
-      route: { p50_ms: quantileMs(routeMs, 0.5), p99_ms: route99 },
-      raw_sql: { p50_ms: quantileMs(sqlMs, 0.5), p99_ms: sql99 },
-      ratio_p99: Math.round((route99 / sql99) * 100) / 100,
+      route: timed.route,
+      raw_sql: timed.baseline,
+      ratio_p99: timed.ratio_p99,
     };
   } finally {
     await server.close();

@@ -209,6 +209,26 @@ export async function interleavedTimings(
   return timings;
 }
 
+/**
+ * A route timed against the same work done directly: three warm-ups of the baseline, then `samples`
+ * interleaved pairs; each side's p50 and p99 in ms, and the p99 ratio (route / baseline).
+ */
+export async function routeAgainstBaseline(
+  samples: number,
+  route: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+) {
+  for (let i = 0; i < 3; i++) await baseline();
+  const timings = await interleavedTimings(samples, route, baseline);
+  const side = (ms: number[]) => ({ p50_ms: quantileMs(ms, 0.5), p99_ms: quantileMs(ms, 0.99) });
+  const [routeSide, baselineSide] = [side(timings.route), side(timings.baseline)];
+  return {
+    route: routeSide,
+    baseline: baselineSide,
+    ratio_p99: Math.round((routeSide.p99_ms / baselineSide.p99_ms) * 100) / 100,
+  };
+}
+
 /** One HTTP target of an interleaved comparison. */
 export interface Contender {
   name: string;

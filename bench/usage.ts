@@ -14,7 +14,7 @@ import { type Db, queryRows } from '../src/platform/db/client.js';
 import { CEO_IDENTITY } from '../src/platform/http/auth/identity.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { startServer } from '../src/server.js';
-import { interleavedTimings, onScratchDatabase, quantileMs, ratio, report } from './support.js';
+import { onScratchDatabase, ratio, report, routeAgainstBaseline } from './support.js';
 
 const ROWS = Number(process.env.BENCH_USAGE_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
@@ -80,18 +80,13 @@ async function onDatabase(databaseUrl: string | undefined) {
       return response.json() as Promise<{ calls: number }>;
     };
     const first = await route();
-    for (let i = 0; i < 3; i++) await handWritten(db); // warm-up
-    const { route: routeMs, baseline: sqlMs } = await interleavedTimings(SAMPLES, route, () =>
-      handWritten(db),
-    );
-    const route99 = quantileMs(routeMs, 0.99);
-    const sql99 = quantileMs(sqlMs, 0.99);
+    const timed = await routeAgainstBaseline(SAMPLES, route, () => handWritten(db));
     return {
       seed_ms: seedMs,
       calls_in_period: first.calls,
-      route: { p50_ms: quantileMs(routeMs, 0.5), p99_ms: route99 },
-      hand_written_sql: { p50_ms: quantileMs(sqlMs, 0.5), p99_ms: sql99 },
-      ratio_p99: Math.round((route99 / sql99) * 100) / 100,
+      route: timed.route,
+      hand_written_sql: timed.baseline,
+      ratio_p99: timed.ratio_p99,
     };
   } finally {
     await server.close();

@@ -14,7 +14,7 @@ import {
   abortedCallError,
   callError,
   errorText,
-  probeFailure,
+  probeWith,
   startCall,
   unfinishedStream,
 } from './call-support.js';
@@ -157,29 +157,15 @@ export class AnthropicModelClient implements ModelClient {
     }
   }
 
-  async probe(options?: ProbeOptions): Promise<ProbeResult> {
-    const mode = options?.mode ?? 'models';
-    try {
-      if (mode === 'completion') {
-        await this.complete({ messages: [{ role: 'user', content: 'ping' }], maxTokens: 1 }, options);
-        return { ok: true, mode };
-      }
-      const control = startCall(this.options.timeoutMs, options);
-      try {
-        const page = await this.sdk.models.list(
-          {},
-          { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
-        );
-        const ids = page.data.map((model) => model.id);
-        return { ok: true, mode, model_count: ids.length, model_listed: ids.includes(this.model) };
-      } catch (error) {
-        throw callError(this.provider, error, control, describeAnthropicFailure);
-      } finally {
-        control.settle();
-      }
-    } catch (error) {
-      return probeFailure(mode, error);
-    }
+  probe(options?: ProbeOptions): Promise<ProbeResult> {
+    return probeWith(
+      this,
+      this.options.timeoutMs,
+      options,
+      describeAnthropicFailure,
+      async (signal, timeout) =>
+        (await this.sdk.models.list({}, { signal, timeout })).data.map((model) => model.id),
+    );
   }
 }
 

@@ -1,10 +1,11 @@
 /**
- * What both adapters share around an SDK call: turning a thrown error into a ModelError (the
- * call's own timeout and cancellation first), and a probe's failure into a ProbeResult.
+ * What the adapters share around a call: turning a thrown error into a ModelError (the call's own
+ * timeout and cancellation first), and the probe — a models list or a one-token completion, its
+ * failure as a ProbeResult.
  */
 import { CallControl } from './call-control.js';
 import { type CallFailure, isModelError, ModelCallError, type ModelError, modelErrorFor } from './errors.js';
-import type { CallOptions, ProbeResult } from './types.js';
+import type { CallOptions, ModelClient, ProbeOptions, ProbeResult } from './types.js';
 
 export function startCall(defaultTimeoutMs: number, options: CallOptions | undefined): CallControl {
   return new CallControl(options?.timeoutMs ?? defaultTimeoutMs, options?.signal);
@@ -71,4 +72,36 @@ export function probeFailure(mode: 'models' | 'completion', error: unknown): Pro
         : {}),
     },
   };
+}
+
+/**
+ * `client`'s probe: `models` (default) runs `listModels` under the call's own control (its signal
+ * and timeout) and says whether the client's model is among the ids; `completion` asks for one
+ * token. A failure is the result, not a throw.
+ */
+export async function probeWith(
+  client: Pick<ModelClient, 'provider' | 'model' | 'complete'>,
+  defaultTimeoutMs: number,
+  options: ProbeOptions | undefined,
+  describe: (error: unknown) => CallFailure,
+  listModels: (signal: AbortSignal, timeoutMs: number) => Promise<string[]>,
+): Promise<ProbeResult> {
+  const mode = options?.mode ?? 'models';
+  try {
+    if (mode === 'completion') {
+      await client.complete({ messages: [{ role: 'user', content: 'ping' }], maxTokens: 1 }, options);
+      return { ok: true, mode };
+    }
+    const control = startCall(defaultTimeoutMs, options);
+    try {
+      const ids = await listModels(control.signal, options?.timeoutMs ?? defaultTimeoutMs);
+      return { ok: true, mode, model_count: ids.length, model_listed: ids.includes(client.model) };
+    } catch (error) {
+      throw callError(client.provider, error, control, describe);
+    } finally {
+      control.settle();
+    }
+  } catch (error) {
+    return probeFailure(mode, error);
+  }
 }

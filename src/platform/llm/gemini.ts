@@ -5,12 +5,11 @@
  * neutral client needs; the SSE frames are read by eventsource-parser.
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import type { CallControl } from './call-control.js';
 import {
   abortedCallError,
   callError,
   errorText,
-  probeFailure,
+  probeWith,
   startCall,
   unfinishedStream,
 } from './call-support.js';
@@ -78,7 +77,7 @@ export class GeminiModelClient implements ModelClient {
     try {
       const model = request.model ?? this.model;
       const answer = (await (
-        await this.send(`models/${encodeURIComponent(model)}:generateContent`, request, control)
+        await this.send(`models/${encodeURIComponent(model)}:generateContent`, request, control.signal)
       ).json()) as GeminiResponse;
       const { text, toolCalls, finishReason } = partsOf(answer, callIds());
       const response: ModelResponse = {
@@ -109,7 +108,7 @@ export class GeminiModelClient implements ModelClient {
         const answer = await this.send(
           `models/${encodeURIComponent(model)}:streamGenerateContent?alt=sse`,
           request,
-          control,
+          control.signal,
         );
         const events = answer
           .body!.pipeThrough(new TextDecoderStream())
@@ -143,39 +142,25 @@ export class GeminiModelClient implements ModelClient {
     }
   }
 
-  async probe(options?: ProbeOptions): Promise<ProbeResult> {
-    const mode = options?.mode ?? 'models';
-    try {
-      if (mode === 'completion') {
-        await this.complete({ messages: [{ role: 'user', content: 'ping' }], maxTokens: 1 }, options);
-        return { ok: true, mode };
-      }
-      const control = startCall(this.options.timeoutMs, options);
-      try {
-        const names: string[] = [];
-        let pageToken = '';
-        do {
-          const query = `models?pageSize=1000${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
-          const page = (await (await this.fetch(query, { method: 'GET' }, control)).json()) as {
-            models?: { name?: string }[];
-            nextPageToken?: string;
-          };
-          for (const model of page.models ?? [])
-            if (model.name) names.push(model.name.replace(/^models\//, ''));
-          pageToken = page.nextPageToken ?? '';
-        } while (pageToken);
-        return { ok: true, mode, model_count: names.length, model_listed: names.includes(this.model) };
-      } catch (error) {
-        throw callError(this.provider, error, control, describeGeminiFailure);
-      } finally {
-        control.settle();
-      }
-    } catch (error) {
-      return probeFailure(mode, error);
-    }
+  probe(options?: ProbeOptions): Promise<ProbeResult> {
+    return probeWith(this, this.options.timeoutMs, options, describeGeminiFailure, async (signal) => {
+      const names: string[] = [];
+      let pageToken = '';
+      do {
+        const query = `models?pageSize=1000${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
+        const page = (await (await this.fetch(query, { method: 'GET' }, signal)).json()) as {
+          models?: { name?: string }[];
+          nextPageToken?: string;
+        };
+        for (const model of page.models ?? [])
+          if (model.name) names.push(model.name.replace(/^models\//, ''));
+        pageToken = page.nextPageToken ?? '';
+      } while (pageToken);
+      return names;
+    });
   }
 
-  private send(path: string, request: ModelRequest, control: CallControl): Promise<Response> {
+  private send(path: string, request: ModelRequest, signal: AbortSignal): Promise<Response> {
     return this.fetch(
       path,
       {
@@ -183,12 +168,12 @@ export class GeminiModelClient implements ModelClient {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(toGenerateContentBody(request)),
       },
-      control,
+      signal,
     );
   }
 
   /** One request on the API's root; a non-2xx answer throws its GeminiHttpError. */
-  private async fetch(path: string, init: RequestInit, control: CallControl): Promise<Response> {
+  private async fetch(path: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
     const answer = await fetch(`${this.root}/${path}`, {
       ...init,
       headers: {
@@ -197,7 +182,7 @@ export class GeminiModelClient implements ModelClient {
         // An explicit key (even empty) keeps the caller's environment out of it.
         'x-goog-api-key': this.options.apiKey ?? '',
       },
-      signal: control.signal,
+      signal,
     });
     if (answer.ok) return answer;
     const text = await answer.text().catch(() => '');
