@@ -19,15 +19,24 @@ const PRESETS = {
     name: 'anthropic',
     baseUrl: null,
     model: 'claude-sonnet-4-5',
+    key: 'sk-ant-…',
   },
-  openai: { label: 'OpenAI', kind: 'openai', name: 'openai', baseUrl: null, model: 'gpt-5' },
-  gemini: { label: 'Google Gemini', kind: 'gemini', name: 'google', baseUrl: null, model: 'gemini-2.5-pro' },
+  openai: { label: 'OpenAI', kind: 'openai', name: 'openai', baseUrl: null, model: 'gpt-5', key: 'sk-…' },
+  gemini: {
+    label: 'Google Gemini',
+    kind: 'gemini',
+    name: 'google',
+    baseUrl: null,
+    model: 'gemini-2.5-pro',
+    key: 'AIza… (Google AI Studio)',
+  },
   compatible: {
     label: 'OpenAI-compatible server (Ollama, vLLM, LiteLLM…)',
     kind: 'openai',
     name: 'local',
     baseUrl: 'http://127.0.0.1:11434/v1',
     model: 'llama3.1',
+    key: 'if the server asks for one',
   },
 } as const;
 type Preset = keyof typeof PRESETS;
@@ -160,7 +169,7 @@ function ConnectProvider() {
           className="h-8 w-full rounded-md border border-border bg-surface px-2"
           value={key}
           onChange={(e) => setKey(e.target.value)}
-          placeholder={chosen.baseUrl ? 'if the server asks for one' : 'sk-…'}
+          placeholder={chosen.key}
         />
       </label>
       <div className="sm:col-span-2">
