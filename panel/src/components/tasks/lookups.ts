@@ -8,7 +8,7 @@ import { $api } from '../../api/client';
 export interface Lookups {
   agent: (id: string | null | undefined) => string;
   project: (id: string | null | undefined) => string;
-  agents: { id: string; slug: string }[];
+  agents: { id: string; slug: string; role: string }[];
   projects: { id: string; slug: string; name: string }[];
 }
 

@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router';
 import { $api, queryKey } from '../../api/client';
 import type { paths } from '../../api/schema';
 import { useLiveEvent, usePollInterval } from '../../live/live';
+import { useLookups } from '../tasks/lookups';
 import {
   type Direction,
   firstDirection,
@@ -212,23 +213,15 @@ export function useScorecardTasks(filters: Filters, drill: Drill | null) {
   );
 }
 
-/** Agents by slug and projects by name (the roster and the projects, cached for the page's life). */
+/** Agents by slug and projects by name (the tasks pages' lookups: cached for the page's life). */
 export function useNames() {
-  const agents = $api.useQuery('get', '/api/agents', {}, { staleTime: 300_000 });
-  const projects = $api.useQuery(
-    'get',
-    '/api/projects',
-    { params: { query: { limit: 200 } } },
-    { staleTime: 300_000 },
-  );
+  const { agents, projects } = useLookups();
   return useMemo(() => {
-    const agentList = agents.data?.agents ?? [];
-    const projectList = projects.data?.projects ?? [];
     const names: Names = {
-      agents: new Map(agentList.map((a) => [a.id, a.slug])),
-      projects: new Map(projectList.map((p) => [p.id, p.name])),
+      agents: new Map(agents.map((a) => [a.id, a.slug])),
+      projects: new Map(projects.map((p) => [p.id, p.name])),
     };
-    const roles = [...new Set(agentList.map((a) => a.role))].sort();
-    return { names, roles, projects: projectList, agentList };
-  }, [agents.data, projects.data]);
+    const roles = [...new Set(agents.map((a) => a.role))].sort();
+    return { names, roles, projects };
+  }, [agents, projects]);
 }
