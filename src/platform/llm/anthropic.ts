@@ -17,6 +17,7 @@ import {
   probeWith,
   startCall,
   unfinishedStream,
+  withCall,
 } from './call-support.js';
 import type { CallFailure } from './errors.js';
 import { parseArguments } from './openai-wire.js';
@@ -64,27 +65,28 @@ export class AnthropicModelClient implements ModelClient {
     });
   }
 
-  async complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
-    const control = startCall(this.options.timeoutMs, options);
-    try {
-      const params = toMessageParams(request, this.model);
-      const message = await this.sdk.messages.create(
-        { ...params, stream: false },
-        { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
-      );
-      const response: ModelResponse = {
-        ...replyOf(message.content),
-        stopReason: stopReasonOf(message.stop_reason),
-        usage: usageFromAnthropic(message.usage),
-        model: message.model || params.model,
-      };
-      reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
-      return response;
-    } catch (error) {
-      throw callError(this.provider, error, control, describeAnthropicFailure);
-    } finally {
-      control.settle();
-    }
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
+    return withCall(
+      this.provider,
+      this.options.timeoutMs,
+      options,
+      describeAnthropicFailure,
+      async (control) => {
+        const params = toMessageParams(request, this.model);
+        const message = await this.sdk.messages.create(
+          { ...params, stream: false },
+          { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
+        );
+        const response: ModelResponse = {
+          ...replyOf(message.content),
+          stopReason: stopReasonOf(message.stop_reason),
+          usage: usageFromAnthropic(message.usage),
+          model: message.model || params.model,
+        };
+        reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
+        return response;
+      },
+    );
   }
 
   async *stream(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamEvent> {

@@ -75,6 +75,27 @@ export function probeFailure(mode: 'models' | 'completion', error: unknown): Pro
 }
 
 /**
+ * One call under its own control (`body` gets its signal and timer): a throw is the ModelError for
+ * it, and the timer and the caller's signal are released however it ends.
+ */
+export async function withCall<T>(
+  provider: string,
+  defaultTimeoutMs: number,
+  options: CallOptions | undefined,
+  describe: (error: unknown) => CallFailure,
+  body: (control: CallControl) => Promise<T>,
+): Promise<T> {
+  const control = startCall(defaultTimeoutMs, options);
+  try {
+    return await body(control);
+  } catch (error) {
+    throw callError(provider, error, control, describe);
+  } finally {
+    control.settle();
+  }
+}
+
+/**
  * `client`'s probe: `models` (default) runs `listModels` under the call's own control (its signal
  * and timeout) and says whether the client's model is among the ids; `completion` asks for one
  * token. A failure is the result, not a throw.
@@ -92,15 +113,10 @@ export async function probeWith(
       await client.complete({ messages: [{ role: 'user', content: 'ping' }], maxTokens: 1 }, options);
       return { ok: true, mode };
     }
-    const control = startCall(defaultTimeoutMs, options);
-    try {
-      const ids = await listModels(control.signal, options?.timeoutMs ?? defaultTimeoutMs);
-      return { ok: true, mode, model_count: ids.length, model_listed: ids.includes(client.model) };
-    } catch (error) {
-      throw callError(client.provider, error, control, describe);
-    } finally {
-      control.settle();
-    }
+    const ids = await withCall(client.provider, defaultTimeoutMs, options, describe, (control) =>
+      listModels(control.signal, options?.timeoutMs ?? defaultTimeoutMs),
+    );
+    return { ok: true, mode, model_count: ids.length, model_listed: ids.includes(client.model) };
   } catch (error) {
     return probeFailure(mode, error);
   }

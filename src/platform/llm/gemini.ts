@@ -12,6 +12,7 @@ import {
   probeWith,
   startCall,
   unfinishedStream,
+  withCall,
 } from './call-support.js';
 import type { CallFailure } from './errors.js';
 import {
@@ -72,28 +73,29 @@ export class GeminiModelClient implements ModelClient {
     this.root = `${options.baseUrl.replace(/\/+$/, '').replace(/\/v1(beta)?$/, '')}/${API_VERSION}`;
   }
 
-  async complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
-    const control = startCall(this.options.timeoutMs, options);
-    try {
-      const model = request.model ?? this.model;
-      const answer = (await (
-        await this.send(`models/${encodeURIComponent(model)}:generateContent`, request, control.signal)
-      ).json()) as GeminiResponse;
-      const { text, toolCalls, finishReason } = partsOf(answer, callIds());
-      const response: ModelResponse = {
-        text,
-        toolCalls,
-        stopReason: stopReasonOf(finishReason, toolCalls.length > 0),
-        usage: usageFromGemini(answer.usageMetadata),
-        model: answer.modelVersion || model,
-      };
-      reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
-      return response;
-    } catch (error) {
-      throw callError(this.provider, error, control, describeGeminiFailure);
-    } finally {
-      control.settle();
-    }
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
+    return withCall(
+      this.provider,
+      this.options.timeoutMs,
+      options,
+      describeGeminiFailure,
+      async (control) => {
+        const model = request.model ?? this.model;
+        const answer = (await (
+          await this.send(`models/${encodeURIComponent(model)}:generateContent`, request, control.signal)
+        ).json()) as GeminiResponse;
+        const { text, toolCalls, finishReason } = partsOf(answer, callIds());
+        const response: ModelResponse = {
+          text,
+          toolCalls,
+          stopReason: stopReasonOf(finishReason, toolCalls.length > 0),
+          usage: usageFromGemini(answer.usageMetadata),
+          model: answer.modelVersion || model,
+        };
+        reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
+        return response;
+      },
+    );
   }
 
   async *stream(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamEvent> {

@@ -12,6 +12,7 @@ import {
   probeWith,
   startCall,
   unfinishedStream,
+  withCall,
 } from './call-support.js';
 import type { CallFailure } from './errors.js';
 import {
@@ -68,30 +69,31 @@ export class OpenAiModelClient implements ModelClient {
     });
   }
 
-  async complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
-    const control = startCall(this.options.timeoutMs, options);
-    try {
-      const params = toChatParams(request, this.model, this.tokensField);
-      const reply = await this.sdk.chat.completions.create(
-        { ...params, stream: false },
-        { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
-      );
-      const choice = reply.choices[0];
-      const toolCalls = toolCallsOf(choice?.message.tool_calls);
-      const response: ModelResponse = {
-        text: choice?.message.content ?? '',
-        toolCalls,
-        stopReason: stopReasonWithTools(stopReasonOf(choice?.finish_reason), toolCalls.length),
-        usage: usageFromOpenAi(reply.usage),
-        model: reply.model || params.model,
-      };
-      reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
-      return response;
-    } catch (error) {
-      throw callError(this.provider, error, control, describeOpenAiFailure);
-    } finally {
-      control.settle();
-    }
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse> {
+    return withCall(
+      this.provider,
+      this.options.timeoutMs,
+      options,
+      describeOpenAiFailure,
+      async (control) => {
+        const params = toChatParams(request, this.model, this.tokensField);
+        const reply = await this.sdk.chat.completions.create(
+          { ...params, stream: false },
+          { signal: control.signal, timeout: options?.timeoutMs ?? this.options.timeoutMs },
+        );
+        const choice = reply.choices[0];
+        const toolCalls = toolCallsOf(choice?.message.tool_calls);
+        const response: ModelResponse = {
+          text: choice?.message.content ?? '',
+          toolCalls,
+          stopReason: stopReasonWithTools(stopReasonOf(choice?.finish_reason), toolCalls.length),
+          usage: usageFromOpenAi(reply.usage),
+          model: reply.model || params.model,
+        };
+        reportUsage(this.options.onUsage, this.provider, response.model, response.usage);
+        return response;
+      },
+    );
   }
 
   async *stream(request: ModelRequest, options?: CallOptions): AsyncGenerator<ModelStreamEvent> {
