@@ -25,11 +25,20 @@ interface VitestJson {
 }
 
 const relative = (path: string) => (path.startsWith(root) ? path.slice(root.length) : path);
-/** A failure's first telling line (a timeout's message starts with vitest's STACK_TRACE_ERROR placeholder). */
-const firstLine = (text = '') =>
-  (text.split('\n').find((line) => line.trim() && !line.includes('STACK_TRACE_ERROR')) ?? '')
-    .trim()
-    .slice(0, 300);
+/**
+ * A failure's telling lines: its first (a timeout's message starts with vitest's STACK_TRACE_ERROR
+ * placeholder, skipped) and, when the assertion's own "expected …" comes later (after a custom
+ * message), that one too.
+ */
+const firstLine = (text = '') => {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.includes('STACK_TRACE_ERROR'));
+  const first = lines[0] ?? '';
+  const expected = lines.find((line) => /\bexpected\b/.test(line));
+  return (expected && expected !== first ? `${first} … ${expected}` : first).slice(0, 400);
+};
 
 const [command, argument, count] = process.argv.slice(2);
 const groups = testGroups(root);
