@@ -10,9 +10,10 @@
  * one more subtask delegated for each round, so the revision is real work through the pipeline.
  * A step answers whether it moved the task; the run ends when one did not.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SpawnSpec } from '../contract.js';
+import { characterOf, findingsDrawn } from './characters.js';
 import type { Envelope, ScriptedGatewayClient, ScriptTask } from './gateway-client.js';
 
 export interface StepContext {
@@ -27,6 +28,9 @@ export type RoleStep = (ctx: StepContext, task: ScriptTask) => Promise<boolean>;
 
 /** The title marker that makes the scripted QA fail the first round. */
 export const FAIL_MARKER = '[fail]';
+
+/** What a developer's model (its character) leaves in its change for QA to find: how many findings. */
+const FLAW = /<!-- scripted findings: (\d+) -->/;
 
 const TERMINAL = ['completed', 'cancelled'];
 const id8 = (task: ScriptTask) => task.id.slice(0, 8);
@@ -74,10 +78,13 @@ const developer: RoleStep = async (ctx, task) => {
   }
   if (task.status !== 'in_progress') return false;
   const path = `scripted/${id8(task)}.md`;
+  const character = characterOf(spec.model);
+  const flaws = character ? findingsDrawn(character, task.id, task.revision_count) : 0;
   writeInWorkspace(
     ctx,
     path,
-    `# ${task.title}\n\n${task.description}\n\nRevision ${task.revision_count}, written by the scripted ${spec.agent.slug} (run ${ctx.runId}).\n`,
+    `# ${task.title}\n\n${task.description}\n\nRevision ${task.revision_count}, written by the scripted ${spec.agent.slug} (run ${ctx.runId}${character ? `, model ${character.model}` : ''}).\n` +
+      (flaws > 0 ? `\n<!-- scripted findings: ${flaws} -->\n` : ''),
   );
   const committed = await client.tool('commit', {
     task_id: task.id,
@@ -104,23 +111,34 @@ const developer: RoleStep = async (ctx, task) => {
   ).ok;
 };
 
+/** The findings the developer's change carries for QA, as its worktree of the task shows it. */
+function flawsIn(ctx: StepContext, task: ScriptTask): number {
+  const file = join(ctx.spec.workspace, `scripted/${id8(task)}.md`);
+  if (!existsSync(file)) return 0;
+  return Number(FLAW.exec(readFileSync(file, 'utf8'))?.[1] ?? 0);
+}
+
 const qa: RoleStep = async (ctx, task) => {
   const { client } = ctx;
   if (task.status !== 'awaiting_qa') return false;
   if (!mine(ctx, task) && !(await client.verb('claim_review', { task_id: task.id })).ok) return false;
-  if (task.title.includes(FAIL_MARKER) && task.revision_count === 0) {
+  const marked = task.title.includes(FAIL_MARKER) && task.revision_count === 0;
+  const flaws = marked ? 1 : flawsIn(ctx, task);
+  if (flaws > 0) {
     return (
       await client.verb('fail', {
         task_id: task.id,
-        notes: `Scripted QA fails the first round of tasks marked ${FAIL_MARKER}.`,
-        findings: [
-          {
-            severity: 'major',
-            expected: 'A second revision of the change',
-            actual: `The first revision of a task marked ${FAIL_MARKER}`,
-            fix: 'Revise the change and submit it again.',
-          },
-        ],
+        notes: marked
+          ? `Scripted QA fails the first round of tasks marked ${FAIL_MARKER}.`
+          : `Scripted QA found ${flaws} problem(s) in revision ${task.revision_count}.`,
+        findings: Array.from({ length: flaws }, (_, i) => ({
+          severity: i === 0 ? 'major' : 'minor',
+          expected: 'A second revision of the change',
+          actual: marked
+            ? `The first revision of a task marked ${FAIL_MARKER}`
+            : `Problem ${i + 1} of ${flaws} in revision ${task.revision_count}`,
+          fix: 'Revise the change and submit it again.',
+        })),
       })
     ).ok;
   }

@@ -9,6 +9,7 @@
  */
 import { gatewayRouteOf } from '../../lifecycle/index.js';
 import type { AgentRuntime, ExitInfo, RunIo, RunningAgent, SpawnSpec, StopOptions } from '../contract.js';
+import { characterOf, usageLine } from './characters.js';
 import { ScriptedGatewayClient, ScriptStopped } from './gateway-client.js';
 import { ROLE_STEPS } from './role-scripts.js';
 
@@ -30,6 +31,10 @@ export class ScriptedRuntime implements AgentRuntime {
   }
 
   async spawn(spec: SpawnSpec, io: RunIo): Promise<RunningAgent> {
+    if (spec.provider !== 'scripted')
+      throw new Error(
+        `the scripted runtime starts only its own agents (provider "scripted"), not "${spec.provider}"`,
+      );
     const route = gatewayRouteOf(spec.agent.role);
     if (!route) throw new Error(`no scripted program for the ${spec.agent.role} role`);
     if (!/^https?:\/\//.test(spec.gatewayUrl))
@@ -39,14 +44,20 @@ export class ScriptedRuntime implements AgentRuntime {
     let stopRequest: StopOptions | null = null;
     const startedAt = this.now();
 
+    const character = characterOf(spec.model);
     const exited: Promise<ExitInfo> = runScript(client, spec, io.runId).then(
-      (summary): ExitInfo => ({
-        outcome: 'exited',
-        code: 0,
-        signal: null,
-        detail: `scripted agent finished: ${summary}`,
-        endedAt: this.now(),
-      }),
+      (summary): ExitInfo => {
+        // The run's token use, as its model's character declares it (none for the plain agents).
+        const usage = character ? usageLine(character) : null;
+        if (usage) io.output('stdout', usage);
+        return {
+          outcome: 'exited',
+          code: 0,
+          signal: null,
+          detail: `scripted agent finished: ${summary}`,
+          endedAt: this.now(),
+        };
+      },
       (error: unknown): ExitInfo => {
         if (stopRequest) {
           return {
@@ -90,7 +101,7 @@ export class ScriptedRuntime implements AgentRuntime {
 async function runScript(client: ScriptedGatewayClient, spec: SpawnSpec, runId: string): Promise<string> {
   const { agent } = spec;
   client.say(
-    `simulated ${agent.role} agent (runtime scripted, provider scripted — no model involved) starting` +
+    `simulated ${agent.role} agent (runtime scripted, provider scripted — no model involved${spec.model ? `; plays model ${spec.model}` : ''}) starting` +
       (spec.taskId ? ` on task ${spec.taskId.slice(0, 8)}` : ''),
   );
   const step = ROLE_STEPS[agent.role];
