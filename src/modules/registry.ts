@@ -148,7 +148,7 @@ export async function createModules(platform: Platform, foundations: Foundations
       agents,
       settings,
       scheduler,
-      modelRoute: (agent) => providers.modelRouteFor(agent),
+      modelRoute: (agent, named) => providers.modelRouteFor(agent, named),
       onUsage: (run) => void usage.recordRunUsage(run),
     },
   });
@@ -170,6 +170,16 @@ export async function createModules(platform: Platform, foundations: Foundations
     },
   });
   const companyGoals = createCompanyGoalsModule({ platform, deps: { agents } });
+  const evidence = createEvidenceModule({
+    platform,
+    deps: {
+      agents,
+      providers,
+      notifications,
+      clis: () => runtime.processRuntime.providerNames(),
+      agentCli: () => dispatch.agentCli,
+    },
+  });
   const dispatch = createDispatchModule({
     platform,
     deps: {
@@ -184,6 +194,7 @@ export async function createModules(platform: Platform, foundations: Foundations
       usage,
       rateLimits: system.rateLimits,
       charter: () => companyGoals.service.get(),
+      experimentArm: (role, taskId) => evidence.experiments.armFor(role, taskId),
     },
   });
   const engines = createEnginesModule({
@@ -271,7 +282,6 @@ export async function createModules(platform: Platform, foundations: Foundations
         pitches.approve(id, notes || null, await agents.service.actorOf(identity)),
     },
   });
-  const evidence = createEvidenceModule({ platform, deps: {} });
   return {
     agents,
     projects,

@@ -6,7 +6,9 @@
  * below ten tasks each says "not enough data"; a header sorts the rows (and says so in aria-sort),
  * also from the keyboard; a count lists its tasks, each opening its task page; a role leads to its
  * agents; the CSV download is the table as shown; a filter with nothing in it says so; it reads in
- * the light and the dark theme and fits a phone.
+ * the light and the dark theme and fits a phone. An experiment is started from its dialog (checked
+ * before sending), stopped and one arm adopted — the role's route is then the arm's — and its card
+ * reaches the CEO's inbox.
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -310,6 +312,78 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
     expect(await page.getByTestId('scorecards').count()).toBe(0);
     await expectAccessible(page);
   });
+
+  it('starts, stops and adopts an experiment, and the CEO’s inbox gets its card', async () => {
+    const lab = await server.api('POST', '/api/providers', {
+      name: 'lab',
+      kind: 'openai',
+      base_url: 'http://127.0.0.1:9/v1',
+      default_model: 'scripted-steady',
+      api_key: 'sk-lab',
+    });
+    expect(lab.status, JSON.stringify(lab.json)).toBe(201);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${server.base}/workforce`);
+    await page.getByTestId('experiments-empty').waitFor();
+
+    await page.getByTestId('experiment-start').click();
+    const dialog = page.getByRole('dialog', { name: 'Start an experiment' });
+    await dialog.getByTestId('experiment-submit').click();
+    expect(await dialog.getByTestId('error-a').innerText()).toBe(
+      'Name a CLI, a provider or a model for this arm.',
+    );
+    await dialog.getByLabel('Provider').first().selectOption('lab');
+    await dialog.getByLabel('Model').first().fill('scripted-careful');
+    await dialog.getByLabel('Provider').nth(1).selectOption('lab');
+    await dialog.getByLabel('Model').nth(1).fill('scripted-hasty');
+    await dialog.getByLabel('Arm B’s share (%)').fill('30');
+    await expectAccessible(page);
+    await dialog.getByTestId('experiment-submit').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = page.getByTestId('experiment');
+    await card.waitFor();
+    expect(await card.getByTestId('experiment-status').innerText()).toMatch(
+      /^Running since .+, up to 40 tasks$/,
+    );
+    expect(await card.getByTestId('experiment-arm-a').innerText()).toContain('Arm A · 70 %');
+    expect(await card.getByTestId('experiment-arm-b').innerText()).toContain('lab · scripted-hasty');
+    expect(await card.getByTestId('experiment-verdict').innerText()).toBe(
+      'no difference yet (n = 0 vs 0; 10 a side at least)',
+    );
+    const listed = (await server.api('GET', '/api/workforce/experiments')).json.experiments as {
+      id: string;
+      share_b: number;
+    }[];
+    expect(listed.map((e) => e.share_b)).toEqual([30]);
+
+    await card.getByRole('button', { name: 'Stop' }).click();
+    await card.getByTestId('experiment-adopt-a').waitFor();
+    expect(await card.getByTestId('experiment-status').innerText()).toMatch(/: stopped by the CEO$/);
+    // A toast fading in or out is too faint for axe for a moment: read the page with every toast in place.
+    await page.waitForFunction(
+      `[...document.querySelectorAll('[data-sonner-toast]')].every(
+        (toast) => toast.getAttribute('data-mounted') === 'true' && toast.getAttribute('data-removed') !== 'true')`,
+    );
+    await screenshot(page, 'workforce-experiment');
+    await expectAccessible(page);
+    await card.getByTestId('experiment-adopt-a').click();
+    await card.getByTestId('experiment-adopted').waitFor({ timeout: 10_000 });
+    const routing = (await server.api('GET', '/api/providers/routing')).json as {
+      roles: Record<string, { provider: string; model: string | null }>;
+    };
+    expect(routing.roles.developer).toMatchObject({ provider: 'lab', model: 'scripted-careful' });
+
+    // One card in the inbox, with the numbers; acknowledging it clears it.
+    await page.goto(`${server.base}/`);
+    const item = page.getByRole('listitem').filter({ hasText: 'Experiment on the developer role ended' });
+    await item.waitFor({ timeout: 10_000 });
+    expect(await item.getByTestId('ack-body').innerText()).toContain(
+      'Verdict: no difference yet (n = 0 vs 0; 10 a side at least).',
+    );
+    await item.getByRole('button', { name: 'Acknowledge' }).click();
+    await item.waitFor({ state: 'detached', timeout: 10_000 });
+  }, 60_000);
 
   it('fits a phone: a card a group, ordered by a select', async () => {
     const { groups } = await scorecards('period=30d&by=role');

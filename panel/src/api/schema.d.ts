@@ -4428,6 +4428,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workforce/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The experiments, running first: each arm’s figures side by side and the verdict */
+        get: operations["listWorkforceExperiments"];
+        put?: never;
+        /**
+         * Split one role’s work between two routes by a share
+         * @description Each task an agent of the role starts on gets arm B for `share_b` % of tasks (a hash of the experiment and the task: the same on every replica), else arm A, and keeps it. The experiment ends once `max_tasks` tasks have all ended, at `cost_cap_usd`, when an arm fails on start more often than `start_failure_bound` (that arm’s tasks go back to the usual route at once), or when stopped. The CEO’s inbox gets one card when it ends; nothing switches by itself.
+         */
+        post: operations["createWorkforceExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One experiment: its arms’ figures and the verdict */
+        get: operations["getWorkforceExperiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/experiments/{id}/adopt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Route the role the way one arm ran: its provider and model become the role’s route
+         * @description Only an ended experiment. An arm that named only a model keeps the role’s current provider. The experiment’s record stays readable.
+         */
+        post: operations["adoptWorkforceExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/experiments/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a running experiment now: its tasks go back to the usual route */
+        post: operations["stopWorkforceExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workforce/outcomes/rebuild": {
         parameters: {
             query?: never;
@@ -4477,6 +4552,23 @@ export interface paths {
         };
         /** The tasks behind one figure of a scorecard */
         get: operations["listWorkforceScorecardsTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workforce/task-arms/{task_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The experiments a task is part of, and the arm it runs on in each */
+        get: operations["getWorkforceTaskArm"];
         put?: never;
         post?: never;
         delete?: never;
@@ -45765,6 +45857,1102 @@ export interface operations {
             };
         };
     };
+    listWorkforceExperiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiments: {
+                            /** Format: uuid */
+                            id: string;
+                            role: string;
+                            /** @enum {string} */
+                            status: "running" | "ended";
+                            /** @enum {string|null} */
+                            ended_reason: "task_count" | "cost_cap" | "start_failures" | "stopped" | null;
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            stopped_arm: "a" | "b" | null;
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            adopted_arm: "a" | "b" | null;
+                            share_b: number;
+                            max_tasks: number;
+                            cost_cap_usd: number | null;
+                            start_failure_bound: number;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            ended_at: string | null;
+                            /** Format: date-time */
+                            adopted_at: string | null;
+                            arms: {
+                                a: {
+                                    cli: string | null;
+                                    provider: string | null;
+                                    model: string | null;
+                                    /** @description Its share of the tasks, in %. */
+                                    share: number;
+                                    /** @description Tasks given this arm. */
+                                    tasks: number;
+                                    ended: number;
+                                    /** @description Null below 10 observations ("not enough data"). */
+                                    first_pass_qa: {
+                                        rate: number;
+                                        /** @description The 95 % Wilson interval’s lower end. */
+                                        low: number;
+                                        high: number;
+                                        /** @description The observations the rate is of. */
+                                        n: number;
+                                    } | null;
+                                    mean_rework_rounds: number | null;
+                                    findings_per_task: number | null;
+                                    cost_usd: number;
+                                    cost_per_accepted_task: number | null;
+                                    runs: number;
+                                    /** @description Null below 10 observations ("not enough data"). */
+                                    failure_on_start: {
+                                        rate: number;
+                                        /** @description The 95 % Wilson interval’s lower end. */
+                                        low: number;
+                                        high: number;
+                                        /** @description The observations the rate is of. */
+                                        n: number;
+                                    } | null;
+                                };
+                                b: {
+                                    cli: string | null;
+                                    provider: string | null;
+                                    model: string | null;
+                                    /** @description Its share of the tasks, in %. */
+                                    share: number;
+                                    /** @description Tasks given this arm. */
+                                    tasks: number;
+                                    ended: number;
+                                    /** @description Null below 10 observations ("not enough data"). */
+                                    first_pass_qa: {
+                                        rate: number;
+                                        /** @description The 95 % Wilson interval’s lower end. */
+                                        low: number;
+                                        high: number;
+                                        /** @description The observations the rate is of. */
+                                        n: number;
+                                    } | null;
+                                    mean_rework_rounds: number | null;
+                                    findings_per_task: number | null;
+                                    cost_usd: number;
+                                    cost_per_accepted_task: number | null;
+                                    runs: number;
+                                    /** @description Null below 10 observations ("not enough data"). */
+                                    failure_on_start: {
+                                        rate: number;
+                                        /** @description The 95 % Wilson interval’s lower end. */
+                                        low: number;
+                                        high: number;
+                                        /** @description The observations the rate is of. */
+                                        n: number;
+                                    } | null;
+                                };
+                            };
+                            verdict: {
+                                /**
+                                 * @description The arm: `a` or `b`.
+                                 * @enum {string|null}
+                                 */
+                                better: "a" | "b" | null;
+                                /** @description Which arm is better on which measure where the 95 % intervals separate, else “no difference yet (n = …)”. */
+                                text: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The experiments are for the CEO and the PMs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    createWorkforceExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The role whose work is split. */
+                    role: string;
+                    /** @description One route: name at least one of its CLI, provider and model. */
+                    a: {
+                        /** @description The agent CLI the arm runs (a command template of this server); absent: the usual one. */
+                        cli?: string | null;
+                        /** @description The model provider (by name, Settings → Models & agents); absent: the role’s route. */
+                        provider?: string | null;
+                        /** @description The model; absent: the provider’s default (or the agent’s own model). */
+                        model?: string | null;
+                    };
+                    /** @description One route: name at least one of its CLI, provider and model. */
+                    b: {
+                        /** @description The agent CLI the arm runs (a command template of this server); absent: the usual one. */
+                        cli?: string | null;
+                        /** @description The model provider (by name, Settings → Models & agents); absent: the role’s route. */
+                        provider?: string | null;
+                        /** @description The model; absent: the provider’s default (or the agent’s own model). */
+                        model?: string | null;
+                    };
+                    /** @description The share of the role’s tasks (in %) arm B gets; the rest go to arm A. */
+                    share_b: number;
+                    /**
+                     * @description Tasks given an arm at most; the experiment ends when they have all ended.
+                     * @default 40
+                     */
+                    max_tasks?: number;
+                    /** @description Ends the experiment once its tasks cost this much. */
+                    cost_cap_usd?: number | null;
+                    /**
+                     * @description An arm whose runs fail on start more often than this (from 2 runs on) stops getting work at once, and the experiment ends.
+                     * @default 0.5
+                     */
+                    start_failure_bound?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        role: string;
+                        /** @enum {string} */
+                        status: "running" | "ended";
+                        /** @enum {string|null} */
+                        ended_reason: "task_count" | "cost_cap" | "start_failures" | "stopped" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        stopped_arm: "a" | "b" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        adopted_arm: "a" | "b" | null;
+                        share_b: number;
+                        max_tasks: number;
+                        cost_cap_usd: number | null;
+                        start_failure_bound: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        adopted_at: string | null;
+                        arms: {
+                            a: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                            b: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                        };
+                        verdict: {
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            better: "a" | "b" | null;
+                            /** @description Which arm is better on which measure where the 95 % intervals separate, else “no difference yet (n = …)”. */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Only the CEO starts, stops and adopts experiments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description An experiment on the role is running (`experiment_running`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description A share outside 1–99, an unknown role, provider or CLI, an empty arm or two arms the same (`validation_failed`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkforceExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        role: string;
+                        /** @enum {string} */
+                        status: "running" | "ended";
+                        /** @enum {string|null} */
+                        ended_reason: "task_count" | "cost_cap" | "start_failures" | "stopped" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        stopped_arm: "a" | "b" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        adopted_arm: "a" | "b" | null;
+                        share_b: number;
+                        max_tasks: number;
+                        cost_cap_usd: number | null;
+                        start_failure_bound: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        adopted_at: string | null;
+                        arms: {
+                            a: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                            b: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                        };
+                        verdict: {
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            better: "a" | "b" | null;
+                            /** @description Which arm is better on which measure where the 95 % intervals separate, else “no difference yet (n = …)”. */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The experiments are for the CEO and the PMs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description No such experiment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    adoptWorkforceExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The arm: `a` or `b`.
+                     * @enum {string}
+                     */
+                    arm: "a" | "b";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        role: string;
+                        /** @enum {string} */
+                        status: "running" | "ended";
+                        /** @enum {string|null} */
+                        ended_reason: "task_count" | "cost_cap" | "start_failures" | "stopped" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        stopped_arm: "a" | "b" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        adopted_arm: "a" | "b" | null;
+                        share_b: number;
+                        max_tasks: number;
+                        cost_cap_usd: number | null;
+                        start_failure_bound: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        adopted_at: string | null;
+                        arms: {
+                            a: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                            b: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                        };
+                        verdict: {
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            better: "a" | "b" | null;
+                            /** @description Which arm is better on which measure where the 95 % intervals separate, else “no difference yet (n = …)”. */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Only the CEO starts, stops and adopts experiments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description No such experiment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The experiment is still running (`experiment_running`), the arm runs another CLI than the server’s (`cli_not_routable`), or no provider routes the role (`no_model_provider`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The arm is not `a` or `b` (`validation_failed`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    stopWorkforceExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        role: string;
+                        /** @enum {string} */
+                        status: "running" | "ended";
+                        /** @enum {string|null} */
+                        ended_reason: "task_count" | "cost_cap" | "start_failures" | "stopped" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        stopped_arm: "a" | "b" | null;
+                        /**
+                         * @description The arm: `a` or `b`.
+                         * @enum {string|null}
+                         */
+                        adopted_arm: "a" | "b" | null;
+                        share_b: number;
+                        max_tasks: number;
+                        cost_cap_usd: number | null;
+                        start_failure_bound: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        ended_at: string | null;
+                        /** Format: date-time */
+                        adopted_at: string | null;
+                        arms: {
+                            a: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                            b: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                                /** @description Its share of the tasks, in %. */
+                                share: number;
+                                /** @description Tasks given this arm. */
+                                tasks: number;
+                                ended: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                first_pass_qa: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                                mean_rework_rounds: number | null;
+                                findings_per_task: number | null;
+                                cost_usd: number;
+                                cost_per_accepted_task: number | null;
+                                runs: number;
+                                /** @description Null below 10 observations ("not enough data"). */
+                                failure_on_start: {
+                                    rate: number;
+                                    /** @description The 95 % Wilson interval’s lower end. */
+                                    low: number;
+                                    high: number;
+                                    /** @description The observations the rate is of. */
+                                    n: number;
+                                } | null;
+                            };
+                        };
+                        verdict: {
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string|null}
+                             */
+                            better: "a" | "b" | null;
+                            /** @description Which arm is better on which measure where the 95 % intervals separate, else “no difference yet (n = …)”. */
+                            text: string;
+                        };
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description Only the CEO starts, stops and adopts experiments. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description No such experiment. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description It has already ended (`experiment_ended`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
     rebuildWorkforceOutcomes: {
         parameters: {
             query?: never;
@@ -46089,6 +47277,102 @@ export interface operations {
             };
             /** @description An unknown period, grouping or measure, or another query field is wrong (`validation_failed`). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The request guard’s rate limit (`rate_limited`); see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkforceTaskArm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        arms: {
+                            /** Format: uuid */
+                            experiment_id: string;
+                            role: string;
+                            /**
+                             * @description The arm: `a` or `b`.
+                             * @enum {string}
+                             */
+                            arm: "a" | "b";
+                            route: {
+                                cli: string | null;
+                                provider: string | null;
+                                model: string | null;
+                            };
+                            /** @enum {string} */
+                            status: "running" | "ended";
+                            /** @description The arm was stopped: the task is back on the usual route. */
+                            released: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description No credentials, or credentials that do not verify. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @description Stable snake_case error code, e.g. `invalid_token`. */
+                            code: string;
+                            message: string;
+                            details?: unknown;
+                            remediate?: string;
+                        };
+                        correlation_id: string;
+                    };
+                };
+            };
+            /** @description The experiments are for the CEO and the PMs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -98,7 +98,7 @@ function Acknowledgements({
   return (
     <Section
       title={`Acknowledgements (${items.length})`}
-      description="Formal signals from a PM or the board that need your ack."
+      description="Formal signals that need your ack: from a PM or the board, and the end of an experiment with its numbers."
     >
       {error ? <ProblemNote error={error} prefix="Could not load the notifications" /> : null}
       {ack.error ? <ProblemNote error={ack.error} prefix="Could not acknowledge" /> : null}
@@ -108,6 +108,11 @@ function Acknowledgements({
           <li key={n.id} className="flex items-start justify-between gap-3 py-2">
             <div className="min-w-0">
               <p className="font-medium break-words">{n.subject}</p>
+              {n.body && (
+                <p className="line-clamp-6 whitespace-pre-line break-words" data-testid="ack-body">
+                  {n.body}
+                </p>
+              )}
               <p className="text-muted">
                 {n.type.replaceAll('_', ' ')} · {n.priority} · from {n.sender_role} ·{' '}
                 <RelativeTime at={n.sent_at} />

@@ -4,7 +4,8 @@
  * filtered by `?role=` and `?project=`), sortable, each figure a link to the tasks it counts
  * (`?measure=…&group=…`, listed below the table), a role or a project a link to its agents, and the
  * table as shown downloadable as CSV. Rates appear from the server's sample size on (10 tasks), with
- * their 95 % Wilson interval; below it a group says "not enough data".
+ * their 95 % Wilson interval; below it a group says "not enough data". Below the scorecards, the
+ * experiments that split a role's work between two routes (components/workforce/experiments.tsx).
  */
 import { Download } from 'lucide-react';
 import { useMemo } from 'react';
@@ -15,6 +16,7 @@ import { EmptyState, Loading, Page, Section } from '../components/ui/page';
 import { ProblemNote } from '../components/ui/problem-note';
 import { SelectFilter } from '../components/ui/select-filter';
 import { DrillTasks } from '../components/workforce/drill-tasks';
+import { Experiments } from '../components/workforce/experiments';
 import {
   GROUPINGS,
   groupLabel,
@@ -185,6 +187,8 @@ export default function WorkforcePage() {
           onClose={params.closeDrill}
         />
       )}
+
+      <Experiments />
     </Page>
   );
 }

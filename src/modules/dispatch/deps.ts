@@ -9,6 +9,7 @@ import type { TasksModule } from '../tasks/index.js';
 import type { UsageModule } from '../usage/index.js';
 import type { WorkspacesModule } from '../workspaces/index.js';
 import type { CharterFacts } from './prompt.js';
+import type { ExperimentArm } from './spawner.js';
 
 export interface DispatchDeps {
   scheduler: Scheduler;
@@ -22,6 +23,11 @@ export interface DispatchDeps {
   usage: Pick<UsageModule, 'service'>;
   /** The system module's rate-limit parking: agents on a parked provider are not started. */
   rateLimits?: { parkedAgents(): Promise<ReadonlyMap<string, string>> };
+  /**
+   * The route an experiment gives an agent of `role` on `taskId` (the evidence module's arms): its
+   * CLI, provider and model where named; null for the usual route.
+   */
+  experimentArm?: (role: string, taskId: string) => Promise<ExperimentArm | null>;
   /** The company charter, for the charter block of every agent's prompt (none when absent). */
   charter?: () => Promise<CharterFacts | null>;
 }

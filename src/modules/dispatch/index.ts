@@ -36,6 +36,8 @@ export { BUDGET_LOOP, REAPER_LOOP } from './wiring.js';
 export interface DispatchModule extends ModuleFace {
   dispatcher: Dispatcher;
   orchestrator: Orchestrator;
+  /** The agent CLI every run takes unless an experiment's arm names another. */
+  agentCli: string;
   /** Asks for a dispatch pass soon (coalesced). */
   wake(): void;
   /** Open tasks the respawn breaker gave up on and that made no progress since, oldest stall first. */
@@ -46,10 +48,15 @@ export function createDispatchModule(
   { platform, deps }: ModuleInput<DispatchDeps>,
   dispatchOptions: DispatchOptions = {},
 ): DispatchModule {
-  const { dispatcher, tracker, orchestrator, start, close } = wireDispatch(platform, deps, dispatchOptions);
+  const { dispatcher, tracker, orchestrator, agentCli, start, close } = wireDispatch(
+    platform,
+    deps,
+    dispatchOptions,
+  );
   return {
     dispatcher,
     orchestrator,
+    agentCli,
     wake: () => dispatcher.wake(),
     stalledTasks: (limit) => tracker.stalled(limit),
     registerRoutes: (app) => registerOrchestratorDispatchRoutes(app, orchestrator),

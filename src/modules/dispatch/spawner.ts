@@ -25,6 +25,13 @@ export interface SpawnSettings {
   scratchRoot: string;
 }
 
+/** What an experiment's arm runs instead of the usual: null fields are as usual. */
+export interface ExperimentArm {
+  cli: string | null;
+  provider: string | null;
+  model: string | null;
+}
+
 export interface AgentSpawnerDeps {
   db: Db;
   clock: Clock;
@@ -35,6 +42,7 @@ export interface AgentSpawnerDeps {
   settings: SpawnSettings;
   /** The company charter, appended to every prompt as a short block. */
   charter?: () => Promise<CharterFacts | null>;
+  experimentArm?: (role: string, taskId: string) => Promise<ExperimentArm | null>;
 }
 
 export class AgentSpawner {
@@ -93,14 +101,17 @@ export class AgentSpawner {
       settings.tokenTtlSeconds,
       clock.now(),
     );
+    // An experiment's arm names the CLI, the provider or the model the run takes instead of the usual.
+    const arm = task ? ((await this.deps.experimentArm?.(agent.role, task.id)) ?? null) : null;
     return this.deps.supervisor.spawn(settings.runtime, {
       agent: { id: agent.id, slug: agent.slug, role: agent.role, team: agent.team },
       taskId: task?.id ?? null,
       workspace: workspace.path,
       gitDir: workspace.gitDir,
       prompt: withCharter(prompt, (await this.deps.charter?.()) ?? null),
-      model: agent.model ?? null,
-      provider: settings.provider,
+      model: arm ? (arm.model ?? (arm.provider ? null : (agent.model ?? null))) : (agent.model ?? null),
+      provider: arm?.cli ?? settings.provider,
+      route: arm?.provider ? { provider: arm.provider, model: arm.model } : null,
       gatewayUrl: settings.gatewayUrl,
       token,
       networkAllow: workspace.networkAllow,

@@ -34,6 +34,8 @@ export interface DispatchWiring {
   dispatcher: Dispatcher;
   tracker: RespawnTracker;
   orchestrator: Orchestrator;
+  /** The agent CLI every run takes unless an experiment's arm names another. */
+  agentCli: string;
   /** Listens for other replicas' stop requests (at app ready). */
   start(): Promise<void>;
   /** Stops the dispatcher and drops the bus, pause and stop-request subscriptions (at app close). */
@@ -62,6 +64,7 @@ export function wireDispatch(
     projects: deps.projects.service,
     settings: options.spawn,
     ...(deps.charter ? { charter: deps.charter } : {}),
+    ...(deps.experimentArm ? { experimentArm: deps.experimentArm } : {}),
   });
   const { log } = platform;
   const cliFailures = new CliFailureNotices({
@@ -185,6 +188,7 @@ export function wireDispatch(
     dispatcher,
     tracker,
     orchestrator,
+    agentCli: options.spawn.provider,
     start: () => remote.start(),
     async close() {
       await remote.close();

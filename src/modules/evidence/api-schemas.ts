@@ -53,10 +53,12 @@ export const ScorecardTasksQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description?: string) =>
-  Type.Union([schema, Type.Null()], description ? { description } : {});
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(
+  schema: T,
+  description?: string,
+) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
-const IntervalView = Nullable(
+export const IntervalView = Nullable(
   Type.Object(
     {
       rate: Type.Number({ minimum: 0, maximum: 1 }),

@@ -22,6 +22,8 @@ export function keepOutcomes(
   db: Db,
   bus: EventBus,
   warn: (error: unknown) => void,
+  /** Told the tasks of each batch once their rows are stored (the experiments look at their stops). */
+  afterFold: (taskIds: readonly string[]) => Promise<void> = async () => undefined,
   delayMs = KEEPER_DELAY_MS,
 ): OutcomeKeeper {
   const waiting = new Set<string>();
@@ -33,7 +35,11 @@ export function keepOutcomes(
     const ids = [...waiting];
     waiting.clear();
     if (ids.length > 0) {
-      running = running.then(() => refreshOutcomes(db, ids).then(() => undefined, warn));
+      running = running.then(() =>
+        refreshOutcomes(db, ids)
+          .then(() => afterFold(ids))
+          .then(() => undefined, warn),
+      );
     }
     return running;
   };

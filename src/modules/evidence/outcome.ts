@@ -132,6 +132,13 @@ export interface TaskOutcome {
 
 const seconds = (from: Date, to: Date) => Math.max(0, (to.getTime() - from.getTime()) / 1000);
 
+/** A run that failed (not stopped by a limit) within FAST_FAILURE_SECONDS of its start. */
+export const failedOnStart = (run: Pick<OutcomeRun, 'outcome' | 'limitHit' | 'startedAt' | 'endedAt'>) =>
+  run.outcome === 'failed' &&
+  run.limitHit === null &&
+  run.endedAt !== null &&
+  seconds(run.startedAt, run.endedAt) < FAST_FAILURE_SECONDS;
+
 function stageTimes(events: readonly OutcomeEvent[]): Record<Stage, number> {
   const times = Object.fromEntries(STAGES.map((stage) => [stage, 0])) as Record<Stage, number>;
   let status: string | null = null;
@@ -222,12 +229,7 @@ export function outcomeOf(inputs: OutcomeInputs): TaskOutcome {
     end,
     stageSeconds: stageTimes(events),
     runs: runs.length,
-    runsFailedOnStart: ended.filter(
-      (run) =>
-        run.outcome === 'failed' &&
-        run.limitHit === null &&
-        seconds(run.startedAt, run.endedAt!) < FAST_FAILURE_SECONDS,
-    ).length,
+    runsFailedOnStart: ended.filter(failedOnStart).length,
     runsStoppedByLimit: runs.filter((run) => run.limitHit !== null).length,
     runSeconds: Math.round(ended.reduce((sum, run) => sum + seconds(run.startedAt, run.endedAt!), 0)),
     inputTokens: usage.inputTokens,

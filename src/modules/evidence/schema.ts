@@ -11,8 +11,10 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tasks } from '../tasks/schema.js';
@@ -67,5 +69,65 @@ export const taskOutcomes = pgTable(
     index('task_outcomes_root_idx').on(t.rootTaskId),
     index('task_outcomes_ended_idx').on(t.endedAt),
     index('task_outcomes_owner_idx').on(t.ownerAgentId),
+  ],
+);
+
+/** What one arm of an experiment runs: the agent CLI, the provider (by name) and the model; null: as usual. */
+export interface ArmRoute {
+  cli: string | null;
+  provider: string | null;
+  model: string | null;
+}
+
+/**
+ * An experiment: one role's work split between two routes. Each task the role's agents start on
+ * while it runs goes to arm `b` for `share_b` % of tasks (by a hash of the experiment and the task),
+ * else to arm `a`. At most one runs per role.
+ */
+export const experiments = pgTable(
+  'experiments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    role: text('role').notNull(),
+    armA: jsonb('arm_a').$type<ArmRoute>().notNull(),
+    armB: jsonb('arm_b').$type<ArmRoute>().notNull(),
+    shareB: integer('share_b').notNull(),
+    maxTasks: integer('max_tasks').notNull(),
+    costCapUsd: numeric('cost_cap_usd', { precision: 14, scale: 6, mode: 'number' }),
+    /** An arm whose failure-on-start rate passes this (0–1) stops getting work at once. */
+    startFailureBound: numeric('start_failure_bound', { precision: 4, scale: 3, mode: 'number' }).notNull(),
+    /** `running` or `ended`. */
+    status: text('status').notNull().default('running'),
+    /** `task_count`, `cost_cap`, `start_failures`, `stopped`; null while running. */
+    endedReason: text('ended_reason'),
+    /** The arm the start failures stopped (`a` or `b`). */
+    stoppedArm: text('stopped_arm'),
+    /** The CEO's one-card summary once it ended (the verdict then). */
+    verdict: text('verdict'),
+    adoptedArm: text('adopted_arm'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    adoptedAt: timestamp('adopted_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('experiments_one_running_per_role').on(t.role).where(sql`status = 'running'`)],
+);
+
+/** Which arm each task of an experiment runs on, chosen once when the role's first run on it starts. */
+export const experimentTasks = pgTable(
+  'experiment_tasks',
+  {
+    experimentId: uuid('experiment_id')
+      .notNull()
+      .references(() => experiments.id, { onDelete: 'cascade' }),
+    taskId: uuid('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    /** `a` or `b`. */
+    arm: text('arm').notNull(),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.experimentId, t.taskId] }),
+    index('experiment_tasks_task_idx').on(t.taskId),
   ],
 );

@@ -36,8 +36,14 @@ export interface ProvidersDeps {
 
 export interface ProvidersModule extends ModuleFace {
   service: ProvidersService;
-  /** The route of an agent with its opened key (null when none applies or the provider is disabled). */
-  modelRouteFor(agent: { id: string; role: string }): Promise<AgentModelRoute | null>;
+  /**
+   * The route of an agent with its opened key (null when none applies or the provider is disabled);
+   * `named` (an experiment's arm) names the provider, and the model, instead of the agent's route.
+   */
+  modelRouteFor(
+    agent: { id: string; role: string },
+    named?: { provider: string; model: string | null } | null,
+  ): Promise<AgentModelRoute | null>;
 }
 
 export function createProvidersModule({ platform, deps }: ModuleInput<ProvidersDeps>): ProvidersModule {
@@ -49,8 +55,8 @@ export function createProvidersModule({ platform, deps }: ModuleInput<ProvidersD
   );
   return {
     service,
-    async modelRouteFor(agent) {
-      const route = await service.resolveFor(agent);
+    async modelRouteFor(agent, named) {
+      const route = named ? await service.namedRoute(named) : await service.resolveFor(agent);
       if (!route?.provider.enabled) return null;
       return {
         provider: route.provider.name,

@@ -187,6 +187,15 @@ export class ProvidersService {
     };
   }
 
+  /** The route an experiment's arm names: that provider, with the model or its default; null when it is gone. */
+  async namedRoute(named: { provider: string; model: string | null }): Promise<ResolvedRoute | null> {
+    const [provider] = await this.db
+      .select()
+      .from(modelProviders)
+      .where(eq(modelProviders.name, named.provider));
+    return provider ? { source: 'agent', provider, model: named.model ?? provider.defaultModel } : null;
+  }
+
   async resolveAgent(
     ref: string,
   ): Promise<{ agent: { id: string; slug: string; role: string }; route: ResolvedRoute | null }> {

@@ -41,6 +41,8 @@ export interface SpawnSpec {
   readonly model?: string | null;
   /** Which agent CLI (or scripted program) runs it: `claude`, `codex`, `gemini`, a custom name. */
   readonly provider: string;
+  /** The model provider an experiment's arm names (by name), instead of the agent's own route. */
+  readonly route?: { readonly provider: string; readonly model: string | null } | null;
   /** Base URL of the Gaffer service, for the agent's gateway calls. */
   readonly gatewayUrl: string;
   /**

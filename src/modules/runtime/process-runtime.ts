@@ -65,7 +65,10 @@ export interface AgentModelRoute {
   apiKey: string | null;
 }
 
-export type ModelRouteResolver = (agent: { id: string; role: string }) => Promise<AgentModelRoute | null>;
+export type ModelRouteResolver = (
+  agent: { id: string; role: string },
+  named?: { provider: string; model: string | null } | null,
+) => Promise<AgentModelRoute | null>;
 
 /** Where each kind's CLI reads its base URL and key (Claude Code, Codex's `env_key`, Gemini CLI). */
 const ROUTE_ENV_NAMES: Readonly<Record<ProviderKind, { baseUrl: string; apiKey: string }>> = {
@@ -138,7 +141,7 @@ export class ProcessRuntime implements AgentRuntime {
       await files.remove();
     };
     try {
-      const route = (await this.options.modelRoute?.(spec.agent)) ?? null;
+      const route = (await this.options.modelRoute?.(spec.agent, spec.route ?? null)) ?? null;
       const values: PlaceholderValues = {
         prompt: spec.prompt,
         prompt_file: files.promptFile,

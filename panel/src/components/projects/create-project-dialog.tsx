@@ -10,8 +10,8 @@ import { toast } from 'sonner';
 import { $api, queryKey } from '../../api/client';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
+import { describedBy, Field, fromInput, inputClass, TextInput } from '../ui/form';
 import { ProblemNote } from '../ui/problem-note';
-import { describedBy, Field, fromInput, inputClass, TextInput } from './form';
 import { type FieldErrors, type ProjectDraft, projectDraftProblems, serverFieldErrors } from './rules';
 import { GIT_PROVIDERS, type ProjectCreate } from './types';
 

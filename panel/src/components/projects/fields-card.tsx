@@ -5,9 +5,9 @@
  */
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../ui/button';
+import { describedBy, Field, inputClass, TextArea, TextInput } from '../ui/form';
 import { Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
-import { describedBy, Field, inputClass, TextArea, TextInput } from './form';
 import {
   type CardDraft,
   type FieldErrors,

@@ -5,9 +5,9 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../ui/button';
 import { Dialog } from '../ui/dialog';
+import { Field, TextInput } from '../ui/form';
 import { Section } from '../ui/page';
 import { ProblemNote } from '../ui/problem-note';
-import { Field, TextInput } from './form';
 import type { Project } from './types';
 import { usePatchProject } from './use-patch-project';
 

@@ -1,6 +1,6 @@
 /**
- * Form pieces of the project pages: a labelled field with its one-line explanation under it and
- * its error (ours before sending, or the server's 422 naming it) right below. The rules are in rules.ts.
+ * Form pieces of the panel's forms: a labelled field with its one-line explanation under it and
+ * its error (ours before sending, or the server's 422 naming it) right below.
  */
 import type { ReactNode } from 'react';
 

@@ -1,4 +1,9 @@
-/** Overview: the description, the acceptance criteria, the plan (read as a document) and facts. */
+/**
+ * Overview: the description, the acceptance criteria, the plan (read as a document) and facts —
+ * among them the arm of each experiment the task is part of (which route its runs take).
+ */
+import { Link } from 'react-router';
+import { $api } from '../../../api/client';
 import { EmptyState } from '../../ui/page';
 import { ShortId } from '../../ui/short-id';
 import { StructuredDocument } from '../../ui/structured-document';
@@ -56,9 +61,28 @@ export function OverviewTab({ task, lookups }: { task: Task; lookups: Lookups })
           <RelativeTime at={task.updated_at} />
         </Fact>
         {task.stalled_reason && <Fact label="Stalled">{task.stalled_reason}</Fact>}
+        <ExperimentArms taskId={task.id} />
       </dl>
     </div>
   );
+}
+
+/** "Experiment: developer arm B · lab · gpt-5" for each experiment that gave the task an arm. */
+function ExperimentArms({ taskId }: { taskId: string }) {
+  const arms = $api.useQuery('get', '/api/workforce/task-arms/{task_id}', {
+    params: { path: { task_id: taskId } },
+  });
+  return (arms.data?.arms ?? []).map((given) => (
+    <Fact key={given.experiment_id} label="Experiment">
+      <Link to="/workforce" className="underline" data-testid="task-experiment-arm">
+        {given.role.replaceAll('_', ' ')} arm {given.arm.toUpperCase()}
+      </Link>{' '}
+      <span className="break-all font-mono text-xs">
+        {[given.route.cli, given.route.provider, given.route.model].filter(Boolean).join(' · ')}
+      </span>
+      {given.released && ' (stopped: back on the usual route)'}
+    </Fact>
+  ));
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
