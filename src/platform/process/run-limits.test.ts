@@ -42,6 +42,8 @@ interface Started {
   child: GroupLeader;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Once its output is all read too ('exit' may come before the last of stderr). */
+  closed: Promise<void>;
 }
 
 /** Starts `argv` as the runtime does: a process group, its output drained. */
@@ -56,7 +58,8 @@ async function start(argv: string[]): Promise<Started> {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, stderr: () => stderr, exited };
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  return { child, stderr: () => stderr, exited, closed };
 }
 
 async function limited(limits: RunLimits): Promise<RunLimitsHandle> {
@@ -227,6 +230,7 @@ describe('run limits, anywhere', () => {
       stdout += data.toString();
     });
     expect((await run.exited).code).toBe(125);
+    await run.closed;
     expect(stdout).toBe('');
     expect(run.stderr()).toContain("could not enter the run's cgroup (/nonexistent/cgroup.procs)");
   });
