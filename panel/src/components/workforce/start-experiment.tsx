@@ -52,7 +52,8 @@ export function experimentProblems(draft: Draft): Record<string, string> {
   if (!Number.isInteger(share) || share < 1 || share > 99) problems.share = 'A whole per cent from 1 to 99.';
   const tasks = Number(draft.maxTasks);
   if (!Number.isInteger(tasks) || tasks < 2) problems.maxTasks = 'Two tasks at least.';
-  if (draft.costCap.trim() && !(Number(draft.costCap) >= 0.01)) problems.costCap = 'At least $0.01, or empty.';
+  if (draft.costCap.trim() && !(Number(draft.costCap) >= 0.01))
+    problems.costCap = 'At least $0.01, or empty.';
   for (const arm of ['a', 'b'] as const) {
     const body = armBody(draft[arm]);
     if (!body.cli && !body.provider && !body.model)
