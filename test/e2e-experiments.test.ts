@@ -169,9 +169,11 @@ describe('experiments on the scripted company', () => {
     expect([again.status, again.json.error.code]).toEqual([409, 'experiment_ended']);
   });
 
-  // Twenty-odd tasks through the whole pipeline take minutes: this one runs on the embedded store only
-  // (the same SQL on PostgreSQL; there the assignment, the start-failure stop and the bad input run).
-  it.skipIf(Boolean(testDatabaseUrl))(
+  // Twenty-odd tasks through the whole pipeline take 5 minutes here, 10 under CI's load, which put CI
+  // near its 90-minute limit: this one runs with `npm test` on the embedded store, not in CI (CI=true)
+  // and not on PostgreSQL (the same SQL; there the assignment, the start-failure stop and the bad
+  // input run).
+  it.skipIf(Boolean(testDatabaseUrl) || process.env.CI === 'true')(
     'names the careful model better on first-pass QA, at its cost, from the arms the tasks got',
     async () => {
       const lab = await api('POST', '/api/providers', {
