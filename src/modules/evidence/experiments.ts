@@ -318,20 +318,16 @@ export class ExperimentsService {
     reason: EndReason,
     stoppedArm: Arm | null,
   ): Promise<ExperimentRow> {
-    const running = await this.view({ ...experiment, status: 'ended' });
+    // The arms' figures are read once: for the verdict kept on the row and for the CEO's card.
+    const changes = { status: 'ended', endedReason: reason, stoppedArm, endedAt: this.deps.clock.now() };
+    const view = await this.view({ ...experiment, ...changes });
     const [ended] = await this.deps.db
       .update(experiments)
-      .set({
-        status: 'ended',
-        endedReason: reason,
-        stoppedArm,
-        endedAt: this.deps.clock.now(),
-        verdict: running.verdict.text,
-      })
+      .set({ ...changes, verdict: view.verdict.text })
       .where(and(eq(experiments.id, experiment.id), eq(experiments.status, 'running')))
       .returning();
     if (!ended) return this.row(experiment.id);
-    await this.deps.onEnded?.(await this.view(ended));
+    await this.deps.onEnded?.(view);
     return ended;
   }
 
