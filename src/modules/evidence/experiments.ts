@@ -26,6 +26,7 @@ import {
 } from './experiment-verdict.js';
 import { failedOnStart } from './outcome.js';
 import { type ArmRoute, experiments, experimentTasks, taskOutcomes } from './schema.js';
+import { outcomeSums } from './sums.js';
 
 /**
  * An arm's failure-on-start rate is judged from this many of its runs on: soon enough that a CLI
@@ -331,6 +332,15 @@ export class ExperimentsService {
     return ended;
   }
 
+  /** The roles an experiment runs on now. */
+  async runningRoles(): Promise<Set<string>> {
+    const rows = await this.deps.db
+      .select({ role: experiments.role })
+      .from(experiments)
+      .where(eq(experiments.status, 'running'));
+    return new Set(rows.map((row) => row.role));
+  }
+
   private async runningFor(role: string): Promise<ExperimentRow | null> {
     const [row] = await this.deps.db
       .select()
@@ -362,23 +372,10 @@ export class ExperimentsService {
    */
   private async sums(experiment: ExperimentRow): Promise<Record<Arm, ArmSums>> {
     const id = experiment.id;
-    const o = taskOutcomes;
-    const done = sql`${o.end} in ('merged', 'accepted')`;
     const rows = await this.deps.db
-      .select({
-        arm: experimentTasks.arm,
-        tasks: sql<number>`count(*)::int`,
-        ended: sql<number>`count(${o.end})::int`,
-        qa_n: sql<number>`count(${o.qaFirstPass})::int`,
-        qa_first: sql<number>`count(*) filter (where ${o.qaFirstPass})::int`,
-        rework: sql<number>`coalesce(sum(${o.reworkRounds}) filter (where ${o.end} is not null), 0)::int`,
-        findings: sql<number>`coalesce(sum(${o.findingsBlocker} + ${o.findingsMajor} + ${o.findingsMinor} + ${o.findingsNit}) filter (where ${o.end} is not null), 0)::int`,
-        cost: sql<number>`coalesce(sum(${o.costUsd}), 0)::float8`,
-        accepted: sql<number>`count(*) filter (where ${done})::int`,
-        accepted_cost: sql<number>`coalesce(sum(${o.costUsd}) filter (where ${done}), 0)::float8`,
-      })
+      .select({ arm: experimentTasks.arm, ...outcomeSums() })
       .from(experimentTasks)
-      .leftJoin(o, eq(o.taskId, experimentTasks.taskId))
+      .leftJoin(taskOutcomes, eq(taskOutcomes.taskId, experimentTasks.taskId))
       .where(eq(experimentTasks.experimentId, id))
       .groupBy(experimentTasks.arm);
     const byArm = { a: { ...EMPTY_SUMS }, b: { ...EMPTY_SUMS } };

@@ -15,6 +15,7 @@ import { registerExperimentRoutes } from './experiment-routes.js';
 import { type ExperimentProviders, ExperimentsService, endedCard } from './experiments.js';
 import { keepOutcomes, type OutcomeKeeper } from './keeper.js';
 import { rebuildOutcomes } from './rebuild.js';
+import { type Advice, adviseRoutes } from './route-advice.js';
 import { registerWorkforceRoutes } from './routes.js';
 
 export { ExperimentsService } from './experiments.js';
@@ -38,7 +39,12 @@ export interface EvidenceModule extends ModuleFace {
   /** Folds the tasks whose record changed just now (tests, before they read the rows). */
   flush(): Promise<void>;
   rebuild(): Promise<number>;
+  /** Looks at the scorecards now and tells the CEO each route advice not told this month. */
+  adviseRoutes(): Promise<Advice[]>;
 }
+
+/** How often a replica looks at the scorecards for route advice (after a fold, at most). */
+const ADVICE_EVERY_MS = 10 * 60_000;
 
 export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDeps>): EvidenceModule {
   const { db } = platform.database;
@@ -52,6 +58,18 @@ export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDep
     },
     setRoleRoute: (role, route) => providers.putRouting({ roles: { [role]: route } }),
   };
+  // Advice is one card in the CEO's inbox, an approval to acknowledge; nothing switches by itself.
+  const tellCeo = (card: { subject: string; body: string }) =>
+    deps.notifications.service
+      .send(
+        { type: 'approval', priority: 'normal', recipients: ['ceo'], ...card, related_task_id: null },
+        { id: SYSTEM_ID, role: 'system' },
+      )
+      .then(
+        () => undefined,
+        (error) =>
+          platform.log.warn({ err: error, subject: card.subject }, 'evidence: telling the CEO failed'),
+      );
   const experiments = new ExperimentsService({
     db,
     clock: platform.clock,
@@ -60,26 +78,27 @@ export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDep
       isRole(role) ? (await deps.agents.service.byRole(role)).map((agent) => agent.id) : [],
     clis: () => [...new Set([...deps.clis(), 'scripted'])].sort(),
     serverCli: deps.agentCli,
-    // One card in the CEO's inbox when an experiment ends (an approval to acknowledge: adopt an arm
-    // or not); nothing switches by itself.
-    onEnded: async (experiment) => {
-      const card = endedCard(experiment);
-      await deps.notifications.service
-        .send(
-          {
-            type: 'approval',
-            priority: 'normal',
-            recipients: ['ceo'],
-            ...card,
-            related_task_id: null,
-          },
-          { id: SYSTEM_ID, role: 'system' },
-        )
-        .catch((error) =>
-          platform.log.warn({ err: error }, 'evidence: telling the CEO an experiment ended failed'),
-        );
-    },
+    onEnded: (experiment) => tellCeo(endedCard(experiment)),
   });
+  const advise = () =>
+    adviseRoutes({
+      db,
+      clock: platform.clock,
+      async routeOfRole(role) {
+        const model = (await routes.routeOfRole(role))?.model;
+        return model ? { cli: deps.agentCli(), model } : null;
+      },
+      experimentRoles: () => experiments.runningRoles(),
+      tell: tellCeo,
+    });
+  // The scorecards are looked at again after a fold at most this often (on each replica).
+  let advisedAt = Number.NEGATIVE_INFINITY;
+  const adviseNowAndThen = async () => {
+    const now = platform.clock.now().getTime();
+    if (now - advisedAt < ADVICE_EVERY_MS) return;
+    advisedAt = now;
+    await advise();
+  };
   let keeper: OutcomeKeeper | null = null;
   return {
     experiments,
@@ -92,13 +111,17 @@ export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDep
         db,
         platform.bus,
         (error) => platform.log.warn({ err: error }, 'evidence: folding task outcomes failed'),
-        (ids) => experiments.review(ids),
+        async (ids) => {
+          await experiments.review(ids);
+          await adviseNowAndThen();
+        },
       );
     },
     async stop() {
       await keeper?.stop();
     },
     flush: async () => keeper?.flush(),
+    adviseRoutes: advise,
     rebuild: () => rebuildOutcomes(db),
   };
 }

@@ -131,3 +131,21 @@ export const experimentTasks = pgTable(
     index('experiment_tasks_task_idx').on(t.taskId),
   ],
 );
+
+/**
+ * The route advice told to the CEO: one row per role and pair of routes (the role's own and the
+ * one the scorecards show as good and cheaper), so the same advice is told once a month at most,
+ * by whichever replica stores it first.
+ */
+export const routeAdvice = pgTable(
+  'route_advice',
+  {
+    role: text('role').notNull(),
+    /** The role's route when it was told, as `cli / model`. */
+    current: text('current').notNull(),
+    /** The route advised, as `cli / model`. */
+    candidate: text('candidate').notNull(),
+    toldAt: timestamp('told_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.role, t.current, t.candidate] })],
+);
