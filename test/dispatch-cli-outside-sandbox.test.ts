@@ -3,7 +3,8 @@
  * itself — makes every spawn throw a 503 `agent_cli_outside_sandbox` before anything runs. The
  * dispatcher treats that as a CLI failing on start: in the pass that meets it, the CEO gets one
  * notification naming the path to add to GAFFER_AGENT_SANDBOX_READ, and the agent is backed off
- * (not retried every pass, and not told again).
+ * (not retried every pass, and not told again) — until an experiment on its role ends, which lifts
+ * the back-off at once (what it failed on may have been an arm's CLI).
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,28 @@ describe.skipIf(!bwrap.ok)('an agent CLI the sandbox cannot bind', () => {
     ).runs;
     expect(runs.map((run) => run.status)).toEqual(['failed']);
     expect((await t.task(task.id)).status).toBe('pending');
+
+    // An experiment on the developers' role ends (the CEO stops it): what its agents failed on may
+    // have been an arm's CLI, now gone, so their back-off is lifted on the spot — be-dev-1 is tried
+    // again before the back-off would have let it.
+    const call = async (url: string, payload?: object) =>
+      json<{ id: string; status: string }>(
+        await t.app.inject({ method: 'POST', url, headers: t.ceoHeaders, ...(payload ? { payload } : {}) }),
+      );
+    const experiment = await call('/api/workforce/experiments', {
+      role: 'developer',
+      a: { model: 'model-a' },
+      b: { model: 'model-b' },
+      share_b: 50,
+    });
+    expect((await call(`/api/workforce/experiments/${experiment.id}/stop`)).status).toBe('ended');
+    const tries = async () =>
+      json<{ runs: { status: string; started_at: string }[] }>(
+        await t.app.inject({ method: 'GET', url: '/api/stream/be-dev-1', headers: t.ceoHeaders }),
+      ).runs;
+    await eventually(async () => (await tries()).length >= 2, 20_000);
+    const retried = Math.max(...(await tries()).map((run) => new Date(run.started_at).getTime()));
+    expect(retried).toBeLessThan(new Date(held!.until).getTime());
   });
 
   it('counts a missing CLI and one out of sight as the CLI failing on start, nothing else', () => {

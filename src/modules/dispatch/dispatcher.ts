@@ -200,6 +200,15 @@ export class Dispatcher {
     );
   }
 
+  /**
+   * What the agent failed on is no longer what it runs (an experiment arm's CLI it was given went
+   * back to the usual one): its next spawn need not wait, and its failures on start count from zero.
+   */
+  liftStartBackoff(agentId: string): void {
+    this.#startFailures.delete(agentId);
+    this.#backoff.delete(agentId);
+  }
+
   /** A run of the agent got going: failures on start count from zero again. */
   runGotGoing(agentId: string): void {
     this.#startFailures.delete(agentId);

@@ -7,6 +7,7 @@
  * (RemoteStop). `start()` listens for those; `close()` undoes the subscriptions.
  */
 import type { Platform } from '../../platform/context.js';
+import { isRole } from '../../platform/http/auth/identity.js';
 import { alertCeo } from './actions.js';
 import { RespawnTracker } from './breaker.js';
 import { budgetSweep } from './budget-sweep.js';
@@ -137,6 +138,22 @@ export function wireDispatch(
       tellCeo({ agentSlug, taskId, provider, cause: ended.exit.detail });
     }),
   ];
+  unsubscribes.push(
+    // An experiment ended: the role's agents backed off by an arm's CLI go back to the usual route.
+    platform.bus.subscribe('EXPERIMENT_ENDED', async (event) => {
+      const { role } = event.data;
+      if (!isRole(role)) return;
+      try {
+        for (const agent of await deps.agents.service.byRole(role)) dispatcher.liftStartBackoff(agent.id);
+      } catch (error) {
+        log.warn(
+          { err: error, role },
+          'an experiment ended: lifting its role’s start-failure back-off failed',
+        );
+      }
+      if (options.enabled) dispatcher.wake();
+    }),
+  );
   if (options.enabled) {
     dispatcher.register();
     unsubscribes.push(

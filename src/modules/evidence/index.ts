@@ -11,6 +11,7 @@ import type { ModuleFace, ModuleInput } from '../../platform/module.js';
 import type { AgentsModule } from '../agents/index.js';
 import type { NotificationsModule } from '../notifications/index.js';
 import type { ProvidersModule } from '../providers/index.js';
+import './events.js';
 import { registerExperimentRoutes } from './experiment-routes.js';
 import { type ExperimentProviders, ExperimentsService, endedCard } from './experiments.js';
 import { keepOutcomes, type OutcomeKeeper } from './keeper.js';
@@ -78,7 +79,14 @@ export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDep
       isRole(role) ? (await deps.agents.service.byRole(role)).map((agent) => agent.id) : [],
     clis: () => [...new Set([...deps.clis(), 'scripted'])].sort(),
     serverCli: deps.agentCli,
-    onEnded: (experiment) => tellCeo(endedCard(experiment)),
+    onEnded: async (experiment) => {
+      await platform.bus.publish('EXPERIMENT_ENDED', {
+        experiment_id: experiment.id,
+        role: experiment.role,
+        reason: experiment.ended_reason ?? 'stopped',
+      });
+      await tellCeo(endedCard(experiment));
+    },
   });
   const advise = () =>
     adviseRoutes({
