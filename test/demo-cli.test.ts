@@ -84,6 +84,19 @@ describe('gaffer demo', () => {
       throw new Error(`${error.message}; output:\n${output}`);
     });
     expect((await get(`/api/tasks/${taskId}`)).json.status).toBe('awaiting_ceo_approval');
+    // The developers' work is the demo's experiment: its developer task got an arm, and ran its model.
+    expect(output).toContain('compare the arms on the Workforce page: http://127.0.0.1:');
+    const [experiment] = (await get('/api/workforce/experiments')).json.experiments as {
+      role: string;
+      status: string;
+      arms: Record<'a' | 'b', { model: string; tasks: number }>;
+    }[];
+    expect(experiment).toMatchObject({
+      role: 'developer',
+      status: 'running',
+      arms: { a: { model: 'scripted-careful' }, b: { model: 'scripted-hasty' } },
+    });
+    expect(experiment!.arms.a.tasks + experiment!.arms.b.tasks).toBeGreaterThanOrEqual(1);
     // The panel page to review it on, which the printed login link (or a session) opens.
     const review = /Review its change in the panel.*\n\s+(http\S+)\n/.exec(output)?.[1];
     expect(review).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+/tasks/${taskId}/changes$`));

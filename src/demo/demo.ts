@@ -5,6 +5,8 @@
  * project on the `local` forge, and creates one sample task as the CEO for the main PM. The
  * scripted agents — a simulation, every line they print starts with `[scripted]` — then plan,
  * delegate, develop, QA, document, review and merge it up the chain until it awaits the CEO.
+ * The developers' work is an experiment (once per data directory): half of their tasks go to a
+ * careful scripted model, half to a hasty one, side by side on the Workforce page.
  */
 import { createServer } from 'node:net';
 import type { Config } from '../config.js';
@@ -15,6 +17,15 @@ import { approveCommand, type ReadApi, requestChangesCommand, watchTaskMoves } f
 
 export const DEMO_PROJECT_SLUG = 'sample-shop';
 export const DEMO_TASK_TITLE = 'Health endpoint for the sample shop';
+
+/** The demo's experiment: the developers split between two scripted models with a character. */
+export const DEMO_EXPERIMENT = {
+  role: 'developer',
+  a: { model: 'scripted-careful' },
+  b: { model: 'scripted-hasty' },
+  share_b: 50,
+  max_tasks: 20,
+} as const;
 
 export interface RunningDemo {
   server: RunningServer;
@@ -70,6 +81,12 @@ export async function startDemo(base: Config): Promise<RunningDemo> {
     if (project.status >= 300)
       throw new Error(`registering the sample project: ${JSON.stringify(project.body)}`);
     const projectId = project.body.id as string;
+    const experiments = await call('GET', '/api/workforce/experiments');
+    if ((experiments.body.experiments as unknown[]).length === 0) {
+      const experiment = await call('POST', '/api/workforce/experiments', DEMO_EXPERIMENT);
+      if (experiment.status !== 201)
+        throw new Error(`starting the demo's experiment: ${JSON.stringify(experiment.body)}`);
+    }
     const task = await call('POST', '/api/tasks', {
       title: DEMO_TASK_TITLE,
       description:
@@ -120,6 +137,8 @@ export async function runDemo(base: Config): Promise<number> {
       `Sample task: "${DEMO_TASK_TITLE}" (${demo.taskId}), created by the CEO for the main PM.`,
       'Watch it here, on the kanban board and on /ws/agents (every agent line starts with [scripted]): the',
       '  task goes plan → backend cell → develop → QA → docs → PR gate → merged up → awaiting_ceo_approval.',
+      `Experiment: the developers' tasks go half to ${DEMO_EXPERIMENT.a.model} (A), half to ${DEMO_EXPERIMENT.b.model} (B);`,
+      `  compare the arms on the Workforce page: ${panelBase}/workforce`,
       `API docs: ${server.url}/docs`,
       '',
       'Moves of the sample task and its subtasks (state, agent, verb):',
