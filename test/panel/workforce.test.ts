@@ -413,6 +413,15 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
       await cards.scrollIntoViewIfNeeded();
       await screenshot(small, 'workforce-phone');
       await expectAccessible(small);
+      // The experiment of the test before, its arms stacked.
+      const experiment = small.getByTestId('experiment');
+      await experiment.scrollIntoViewIfNeeded();
+      const [a, b] = [
+        await small.getByTestId('experiment-arm-a').boundingBox(),
+        await small.getByTestId('experiment-arm-b').boundingBox(),
+      ];
+      expect(b!.y).toBeGreaterThanOrEqual(a!.y + a!.height);
+      await screenshot(small, 'workforce-phone-experiment');
     } finally {
       await phone.close();
     }
