@@ -262,7 +262,10 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
     await row('developer').getByTestId('scorecard-agents').click();
     await page.waitForURL(/by=agent/);
     expect(new URL(page.url()).searchParams.get('role')).toBe('developer');
-    expect(await page.getByTestId('workforce-filters').getByLabel('Role').inputValue()).toBe('developer');
+    // The URL changes first; the filter shows it once the page has rendered the new search.
+    await expect
+      .poll(() => page.getByTestId('workforce-filters').getByLabel('Role').inputValue())
+      .toBe('developer');
     for (const group of groups) {
       const shown = row(group.key);
       await shown.waitFor();
