@@ -50,6 +50,7 @@ interface Answer {
   verdict: { better: string | null; text: string };
   error: { code: string; message: string };
   experiments: Answer[];
+  groups: unknown[];
   notifications: { subject: string; body: string; type: string }[];
   roles: Record<string, { provider: string; model: string | null }>;
 }
@@ -216,8 +217,57 @@ describe('experiments on the scripted company', () => {
       240_000,
       500,
     );
+    // Every task given has ended (the last ones were on their way), and its fold is stored.
+    await eventually(
+      async () => {
+        const open = await rows<{ n: number }>(
+          sql`select count(*)::int as n from tasks where task_type = 'code' and status <> 'completed'`,
+        );
+        expect(open[0]!.n).toBe(0);
+      },
+      120_000,
+      500,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 700));
     await company.gaffer.modules.evidence.flush();
     const now = await experiment(id);
+
+    // The developers' scorecard by model is the audit trail's and the usage ledger's, figure by figure.
+    const byModel = await rows<{
+      key: string;
+      tasks: number;
+      first: number;
+      rework: number;
+      cost: number;
+    }>(sql`
+    with dev as (
+      select t.id,
+        (select r.model from agent_runs r join agents g on g.id = r.agent_id
+           where r.task_id = t.id and g.role = 'developer' order by r.started_at desc limit 1) as model,
+        (select count(*)::int from task_events e where e.task_id = t.id and e.action = 'qa_fail') as qa_fails,
+        (select count(*)::int from task_events e where e.task_id = t.id
+           and e.action in ('qa_fail', 'pr_fail', 'request_changes', 'ceo_reject', 'ceo_reject_to_pool')) as rework,
+        (select coalesce(sum(u.cost_usd), 0)::float8 from usage_records u where u.task_id = t.id) as cost
+      from tasks t where t.task_type = 'code')
+    select model as key, count(*)::int as tasks, count(*) filter (where qa_fails = 0)::int as first,
+      sum(rework)::int as rework, sum(cost)::float8 as cost
+    from dev group by model order by model`);
+    const cards = (await api('GET', '/api/workforce/scorecards?period=7d&by=model&role=developer')).json
+      .groups as unknown as {
+      key: string;
+      tasks: number;
+      first_pass_qa: { rate: number; n: number };
+      mean_rework_rounds: number;
+      cost_per_accepted_subtask: number;
+    }[];
+    expect(cards.map((card) => card.key).sort()).toEqual(byModel.map((row) => row.key));
+    for (const row of byModel) {
+      const card = cards.find((group) => group.key === row.key)!;
+      expect([card.tasks, card.first_pass_qa.n], row.key).toEqual([row.tasks, row.tasks]);
+      expect(card.first_pass_qa.rate * card.first_pass_qa.n).toBeCloseTo(row.first, 10);
+      expect(card.mean_rework_rounds).toBeCloseTo(row.rework / row.tasks, 10);
+      expect(card.cost_per_accepted_subtask).toBeCloseTo(row.cost / row.tasks, 10);
+    }
 
     // Each arm's figures are the record's: per arm, the tasks QA failed first (from the audit trail).
     const failedFirst = await rows<{ arm: string; tasks: number; failed: number }>(sql`
