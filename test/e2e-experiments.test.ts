@@ -290,6 +290,18 @@ describe('experiments on the scripted company', () => {
       /^A: first-pass QA 100 % \[\d+–100\] vs 0 % \[0–\d+\], at 1\.5× the cost per accepted task$/,
     );
 
+    // Folded again from the record alone, the rows of the ended tasks are the same (the cells' planning
+    // tasks are still being worked on).
+    const outcomes = () =>
+      rows<Record<string, unknown>>(
+        sql`select o.* from task_outcomes o join tasks t on t.id = o.task_id
+          where t.task_type = 'code' order by o.task_id`,
+      ).then((all) => all.map(({ updated_at: _written, ...row }) => row));
+    const kept = await outcomes();
+    await company.platform.database.db.execute(sql`delete from task_outcomes`);
+    expect((await api('POST', '/api/workforce/outcomes/rebuild')).status).toBe(200);
+    expect(await outcomes()).toEqual(kept);
+
     // The QA arms, alike, are told apart by nothing: no winner, however their tasks went.
     const qa = (await api('POST', `/api/workforce/experiments/${alike.json.id}/stop`)).json;
     expect(qa.arms.a.tasks + qa.arms.b.tasks).toBeGreaterThanOrEqual(20);
