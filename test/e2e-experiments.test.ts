@@ -17,6 +17,7 @@ import { rosterMember } from '../src/modules/agents/index.js';
 import { queryRows } from '../src/platform/db/client.js';
 import { staticToken } from '../src/platform/http/auth/tokens.js';
 import { apiClient, type ListeningCompany, startListeningCompany } from './support/e2e.js';
+import { LAB_PROVIDER } from './support/lab-provider.js';
 import { eventually } from './support/replicas.js';
 
 let company: ListeningCompany;
@@ -106,6 +107,12 @@ async function codeTask(title: string): Promise<string> {
 }
 
 const experiment = async (id: string) => (await api('GET', `/api/workforce/experiments/${id}`)).json;
+/** Starts one as the CEO; answers its id. */
+async function startExperiment(body: object): Promise<string> {
+  const started = await api('POST', '/api/workforce/experiments', body);
+  expect(started.status, JSON.stringify(started.json)).toBe(201);
+  return started.json.id;
+}
 
 describe('experiments on the scripted company', () => {
   it('answers bad input 4xx with the standard body, and PMs read but do not start', async () => {
@@ -174,33 +181,24 @@ describe('experiments on the scripted company', () => {
   // Beside the developers' experiment, one on the QA role with two arms that work alike (the scripted
   // QA's model changes nothing it does): it must name no winner.
   it('names the careful model better on first-pass QA, at its cost, from the arms the tasks got', async () => {
-    const lab = await api('POST', '/api/providers', {
-      name: 'lab',
-      kind: 'openai',
-      base_url: 'http://127.0.0.1:9/v1',
-      default_model: 'scripted-steady',
-      api_key: 'sk-lab',
-    });
+    const lab = await api('POST', '/api/providers', LAB_PROVIDER);
     expect(lab.status, JSON.stringify(lab.json)).toBe(201);
     const careful = 'scripted:qa=1,tokens=3000,price=1';
     const hasty = 'scripted:qa=0,findings=2,tokens=1000,price=1';
-    const started = await api('POST', '/api/workforce/experiments', {
+    const id = await startExperiment({
       role: 'developer',
       a: { provider: 'lab', model: careful },
       b: { provider: 'lab', model: hasty },
       share_b: 50,
       max_tasks: 40,
     });
-    expect(started.status, JSON.stringify(started.json)).toBe(201);
-    const id = started.json.id;
-    const alike = await api('POST', '/api/workforce/experiments', {
+    const alike = await startExperiment({
       role: 'qa',
       a: { model: 'scripted:seed=1' },
       b: { model: 'scripted:seed=2' },
       share_b: 50,
       max_tasks: 60,
     });
-    expect(alike.status, JSON.stringify(alike.json)).toBe(201);
 
     // Tasks until each arm has ten accepted by their cell PMs (the arm of a task is a hash: the split
     // is not exact).
@@ -303,7 +301,7 @@ describe('experiments on the scripted company', () => {
     expect(await outcomes()).toEqual(kept);
 
     // The QA arms, alike, are told apart by nothing: no winner, however their tasks went.
-    const qa = (await api('POST', `/api/workforce/experiments/${alike.json.id}/stop`)).json;
+    const qa = (await api('POST', `/api/workforce/experiments/${alike}/stop`)).json;
     expect(qa.arms.a.tasks + qa.arms.b.tasks).toBeGreaterThanOrEqual(20);
     expect(qa.verdict).toEqual({
       better: null,
@@ -321,7 +319,7 @@ describe('experiments on the scripted company', () => {
     };
     // Its arm in each experiment: the developers' and the QA one.
     expect(arms.arms.map((given) => [given.experiment_id, given.role])).toEqual([
-      [alike.json.id, 'qa'],
+      [alike, 'qa'],
       [id, 'developer'],
     ]);
     const developerArm = arms.arms.find((given) => given.experiment_id === id)!;
@@ -350,15 +348,13 @@ describe('experiments on the scripted company', () => {
   }, 300_000);
 
   it('stops an arm whose CLI cannot start at once, and its tasks go back to the usual CLI', async () => {
-    const started = await api('POST', '/api/workforce/experiments', {
+    const id = await startExperiment({
       role: 'developer',
       a: { model: 'scripted-careful' },
       b: { cli: 'codex' },
       share_b: 99,
       max_tasks: 10,
     });
-    expect(started.status, JSON.stringify(started.json)).toBe(201);
-    const id = started.json.id;
     cellTasks.clear(); // the cells' planning tasks of this round
     for (let i = 0; i < 3; i++) await codeTask('Search box');
     // The scripted runtime cannot start Codex: B's runs fail on start, and from its second B stops.

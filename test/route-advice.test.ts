@@ -8,6 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startTestApp, type TestApp } from './support/app.js';
+import { LAB_PROVIDER } from './support/lab-provider.js';
 
 let gaffer: TestApp;
 
@@ -16,6 +17,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => gaffer?.close());
 
+interface Answer {
+  id: string;
+  notifications: { subject: string; body: string }[];
+  roles: Record<string, { provider: string; model: string | null }>;
+}
+
 async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
   const response = await gaffer.app.inject({
     method,
@@ -23,7 +30,7 @@ async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknow
     payload: payload as object,
     headers: gaffer.ceoHeaders,
   });
-  return { status: response.statusCode, json: json<Record<string, any>>(response) };
+  return { status: response.statusCode, json: json<Answer>(response) };
 }
 
 /**
@@ -55,16 +62,10 @@ const advice = async () =>
 
 describe('route advice from the scorecards', () => {
   it('tells the CEO once of a route as good and cheaper, with the numbers', async () => {
-    const provider = await api('POST', '/api/providers', {
-      name: 'house',
-      kind: 'anthropic',
-      base_url: 'http://127.0.0.1:9',
-      default_model: 'claude-own',
-      api_key: 'sk-house',
-    });
+    const provider = await api('POST', '/api/providers', LAB_PROVIDER);
     expect(provider.status, JSON.stringify(provider.json)).toBe(201);
     const routed = await api('PUT', '/api/providers/routing', {
-      roles: { developer: { provider: 'house', model: 'claude-own' } },
+      roles: { developer: { provider: 'lab', model: 'claude-own' } },
     });
     expect(routed.status, JSON.stringify(routed.json)).toBe(200);
     await ended('claude-own', 20, 16, 1.0);
@@ -103,7 +104,7 @@ describe('route advice from the scorecards', () => {
     expect(await advice()).toHaveLength(1);
     // Advice only: the role's route is as it was.
     expect((await api('GET', '/api/providers/routing')).json.roles.developer).toMatchObject({
-      provider: 'house',
+      provider: 'lab',
       model: 'claude-own',
     });
   });

@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitForTaskStatus } from '../support/e2e.js';
+import { LAB_PROVIDER } from '../support/lab-provider.js';
 import { chromiumAvailable, launchBrowser } from './support/browser.js';
 import { expectAccessible, screenshot, signIn } from './support/page.js';
 import { expectFitsScreen, PHONE } from './support/responsive.js';
@@ -317,13 +318,7 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
   });
 
   it('starts, stops and adopts an experiment, and the CEO’s inbox gets its card', async () => {
-    const lab = await server.api('POST', '/api/providers', {
-      name: 'lab',
-      kind: 'openai',
-      base_url: 'http://127.0.0.1:9/v1',
-      default_model: 'scripted-steady',
-      api_key: 'sk-lab',
-    });
+    const lab = await server.api('POST', '/api/providers', LAB_PROVIDER);
     expect(lab.status, JSON.stringify(lab.json)).toBe(201);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${server.base}/workforce`);
