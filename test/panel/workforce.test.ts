@@ -379,6 +379,16 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
     expect(await item.getByTestId('ack-body').innerText()).toContain(
       'Verdict: no difference yet (n = 0 vs 0; 10 a side at least).',
     );
+    // Whole on a wide screen; on a phone cut at six lines, and the whole of it a click away.
+    const clamp = () =>
+      item.getByTestId('ack-body').evaluate((body) => getComputedStyle(body).webkitLineClamp);
+    expect(await item.getByRole('button', { name: 'Show all' }).count()).toBe(0);
+    const wide = page.viewportSize()!;
+    await page.setViewportSize(PHONE);
+    await item.getByRole('button', { name: 'Show all' }).click();
+    expect(await clamp()).toBe('none');
+    expect(await item.getByRole('button', { name: 'Show less' }).getAttribute('aria-expanded')).toBe('true');
+    await page.setViewportSize(wide);
     await item.getByRole('button', { name: 'Acknowledge' }).click();
     await item.waitFor({ state: 'detached', timeout: 10_000 });
   }, 60_000);

@@ -6,6 +6,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { $api } from '../api/client';
+import { AckBody } from '../components/inbox/ack-body';
 import { ActivityFeed } from '../components/inbox/activity-feed';
 import { ApprovalCard } from '../components/inbox/approval-card';
 import { CompanyGlance } from '../components/inbox/company-glance';
@@ -98,7 +99,7 @@ function Acknowledgements({
   return (
     <Section
       title={`Acknowledgements (${items.length})`}
-      description="Formal signals that need your ack: from a PM or the board, and the end of an experiment with its numbers."
+      description="Formal signals that need your ack: from a PM or the board, the end of an experiment and route advice, with their numbers."
     >
       {error ? <ProblemNote error={error} prefix="Could not load the notifications" /> : null}
       {ack.error ? <ProblemNote error={ack.error} prefix="Could not acknowledge" /> : null}
@@ -108,11 +109,7 @@ function Acknowledgements({
           <li key={n.id} className="flex items-start justify-between gap-3 py-2">
             <div className="min-w-0">
               <p className="font-medium break-words">{n.subject}</p>
-              {n.body && (
-                <p className="line-clamp-6 whitespace-pre-line break-words" data-testid="ack-body">
-                  {n.body}
-                </p>
-              )}
+              {n.body && <AckBody body={n.body} />}
               <p className="text-muted">
                 {n.type.replaceAll('_', ' ')} · {n.priority} · from {n.sender_role} ·{' '}
                 <RelativeTime at={n.sent_at} />
