@@ -381,7 +381,14 @@ describe.skipIf(!chromiumAvailable)('the workforce page', () => {
     );
     // Whole on a wide screen; on a phone cut at six lines, and the whole of it a click away.
     const clamp = () =>
-      item.getByTestId('ack-body').evaluate('(body) => getComputedStyle(body).webkitLineClamp');
+      item
+        .getByTestId('ack-body')
+        .evaluate(
+          (body) =>
+            (
+              globalThis as unknown as { getComputedStyle(of: unknown): { webkitLineClamp: string } }
+            ).getComputedStyle(body).webkitLineClamp,
+        );
     expect(await item.getByRole('button', { name: 'Show all' }).count()).toBe(0);
     const wide = page.viewportSize()!;
     await page.setViewportSize(PHONE);
