@@ -80,11 +80,16 @@ export function createEvidenceModule({ platform, deps }: ModuleInput<EvidenceDep
     clis: () => [...new Set([...deps.clis(), 'scripted'])].sort(),
     serverCli: deps.agentCli,
     onEnded: async (experiment) => {
-      await platform.bus.publish('EXPERIMENT_ENDED', {
-        experiment_id: experiment.id,
-        role: experiment.role,
-        reason: experiment.ended_reason ?? 'stopped',
-      });
+      // Every replica's dispatcher lifts the role's start-failure back-off; the card is sent anyway.
+      await platform.bus
+        .publish('EXPERIMENT_ENDED', {
+          experiment_id: experiment.id,
+          role: experiment.role,
+          reason: experiment.ended_reason ?? 'stopped',
+        })
+        .catch((error) =>
+          platform.log.warn({ err: error }, 'evidence: announcing an experiment’s end failed'),
+        );
       await tellCeo(endedCard(experiment));
     },
   });

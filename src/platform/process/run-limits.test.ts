@@ -135,6 +135,9 @@ describe.skipIf(!cgroups)(`run limits through ${state.mechanism} (real kernel)`,
     // no watch: the kernel alone refuses the 21st task, and the shell gives up
     const exit = await run.exited;
     expect(exit.code).not.toBe(0);
+    // 'exit' may come before the last of stderr is read, and the sleepers keep the pipe open (no
+    // 'close' to wait for): give what the shell wrote a moment to arrive.
+    await until(() => /fork/i.test(run.stderr()));
     expect(run.stderr()).toMatch(/fork/i);
     const sleepers = procsOf(dirs[0]!);
     expect(sleepers.length).toBeGreaterThan(10);
