@@ -5,20 +5,21 @@
  * the numbers. Nothing switches by itself. The same advice (role, own route, cheaper route) is told
  * once a month at most: whichever replica stores it in `route_advice` first sends it.
  */
-import { and, gte, isNotNull, sql } from 'drizzle-orm';
+import { and, isNotNull, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/client.js';
 import { type ArmFigures, armFigures } from './experiment-verdict.js';
 import { routeAdvice, taskOutcomes } from './schema.js';
+import { endedIn, PERIODS, type Period } from './scorecards.js';
 import { describeRate, MIN_SAMPLE, separated } from './stats.js';
-import { outcomeSums } from './sums.js';
+import { outcomeRunSums, outcomeSums } from './sums.js';
 
 /** The scorecards' period the advice reads. */
-export const ADVICE_PERIOD_DAYS = 30;
+export const ADVICE_PERIOD: Period = '30d';
 /** A cheaper route is advised only at this fraction of the role's cost per accepted task or less. */
 export const CHEAPER_AT_MOST = 0.9;
-/** The same advice is not told again for this long. */
-const RETELL_MS = 30 * 86_400_000;
+/** The same advice is not told again for this many days. */
+const RETELL_DAYS = 30;
 
 export interface Route {
   cli: string;
@@ -67,7 +68,7 @@ export function adviceFor(role: string, current: Route, routes: readonly RouteFi
 }
 
 /** Each role's routes over the period's ended tasks whose CLI and model are known. */
-export async function routesByRole(db: Db, since: Date): Promise<Map<string, RouteFigures[]>> {
+export async function routesByRole(db: Db, now: Date): Promise<Map<string, RouteFigures[]>> {
   const o = taskOutcomes;
   const rows = await db
     .select({
@@ -75,19 +76,10 @@ export async function routesByRole(db: Db, since: Date): Promise<Map<string, Rou
       cli: sql<string>`${o.cli}`,
       model: sql<string>`${o.model}`,
       ...outcomeSums(),
-      runs: sql<number>`coalesce(sum(${o.runs}), 0)::int`,
-      failed_on_start: sql<number>`coalesce(sum(${o.runsFailedOnStart}), 0)::int`,
+      ...outcomeRunSums(),
     })
     .from(o)
-    .where(
-      and(
-        isNotNull(o.end),
-        gte(o.endedAt, since),
-        isNotNull(o.ownerRole),
-        isNotNull(o.cli),
-        isNotNull(o.model),
-      ),
-    )
+    .where(and(endedIn(ADVICE_PERIOD, now), isNotNull(o.ownerRole), isNotNull(o.cli), isNotNull(o.model)))
     .groupBy(o.ownerRole, o.cli, o.model);
   const byRole = new Map<string, RouteFigures[]>();
   for (const { role, cli, model, ...sums } of rows) {
@@ -113,10 +105,10 @@ export function adviceCard(advice: Advice): { subject: string; body: string } {
   return {
     subject: `The ${role} role could run on ${routeName(cheaper)} at ${advice.costRatio.toFixed(1)}× the cost`,
     body: [
-      `Over the last ${ADVICE_PERIOD_DAYS} days the ${role} role's tasks on ${routeName(cheaper)} did as well as on its own route, ${routeName(current)}, for less: no measure's interval shows it worse.`,
+      `Over the last ${PERIODS[ADVICE_PERIOD]} days the ${role} role's tasks on ${routeName(cheaper)} did as well as on its own route, ${routeName(current)}, for less: no measure's interval shows it worse.`,
       `Own route — ${quality(current)}.`,
       `Cheaper route — ${quality(cheaper)}.`,
-      `Test it on a share of the role's work with an experiment on the Workforce page, or route the role there on Settings → Models & agents; nothing switches by itself. This advice is not told again for ${RETELL_MS / 86_400_000} days.`,
+      `Test it on a share of the role's work with an experiment on the Workforce page, or route the role there on Settings → Models & agents; nothing switches by itself. This advice is not told again for ${RETELL_DAYS} days.`,
     ].join('\n'),
   };
 }
@@ -134,7 +126,7 @@ export interface RouteAdvisorDeps {
 /** Looks at the scorecards and tells the CEO each advice not told this month; answers what it told. */
 export async function adviseRoutes(deps: RouteAdvisorDeps): Promise<Advice[]> {
   const now = deps.clock.now();
-  const byRole = await routesByRole(deps.db, new Date(now.getTime() - ADVICE_PERIOD_DAYS * 86_400_000));
+  const byRole = await routesByRole(deps.db, now);
   const busy = await deps.experimentRoles();
   const told: Advice[] = [];
   for (const [role, routes] of byRole) {
@@ -148,7 +140,7 @@ export async function adviseRoutes(deps: RouteAdvisorDeps): Promise<Advice[]> {
       .onConflictDoUpdate({
         target: [routeAdvice.role, routeAdvice.current, routeAdvice.candidate],
         set: { toldAt: now },
-        setWhere: sql`${routeAdvice.toldAt} < ${new Date(now.getTime() - RETELL_MS).toISOString()}::timestamptz`,
+        setWhere: sql`${routeAdvice.toldAt} < ${new Date(now.getTime() - RETELL_DAYS * 86_400_000).toISOString()}::timestamptz`,
       })
       .returning({ role: routeAdvice.role });
     if (!fresh) continue;

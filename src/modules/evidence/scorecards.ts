@@ -9,6 +9,7 @@ import type { Db } from '../../platform/db/client.js';
 import { taskStatusOf, taskTitleOf } from '../tasks/index.js';
 import { taskOutcomes } from './schema.js';
 import { type Interval, MIN_SAMPLE, wilson } from './stats.js';
+import { outcomeRunSums } from './sums.js';
 
 export const PERIODS = { '7d': 7, '30d': 30, '90d': 90 } as const;
 export type Period = keyof typeof PERIODS;
@@ -48,11 +49,15 @@ export interface Scorecard {
   runs: number;
 }
 
+/** The tasks that ended in the period up to `now`. */
+export function endedIn(period: Period, now: Date): SQL {
+  const since = new Date(now.getTime() - PERIODS[period] * 86_400_000);
+  return and(isNotNull(taskOutcomes.end), gte(taskOutcomes.endedAt, since)) as SQL;
+}
+
 function where(filter: ScorecardFilter, now: Date): SQL {
-  const since = new Date(now.getTime() - PERIODS[filter.period] * 86_400_000);
   return and(
-    isNotNull(taskOutcomes.end),
-    gte(taskOutcomes.endedAt, since),
+    endedIn(filter.period, now),
     filter.role ? eq(taskOutcomes.ownerRole, filter.role) : undefined,
     filter.projectId ? eq(taskOutcomes.projectId, filter.projectId) : undefined,
   ) as SQL;
@@ -108,8 +113,7 @@ export async function scorecards(db: Db, filter: ScorecardFilter, now: Date): Pr
       merged_root_cost: sql<number>`coalesce(sum(${rootCost}) filter (where ${o.end} = 'merged' and ${o.isRoot}), 0)::float8`,
       accepted: sql<number>`count(*) filter (where ${o.end} = 'accepted')::int`,
       accepted_cost: sql<number>`coalesce(sum(${o.costUsd}) filter (where ${o.end} = 'accepted'), 0)::float8`,
-      runs: sql<number>`coalesce(sum(${o.runs}), 0)::int`,
-      failed_on_start: sql<number>`coalesce(sum(${o.runsFailedOnStart}), 0)::int`,
+      ...outcomeRunSums(),
     })
     .from(o)
     .where(where(filter, now))

@@ -1,6 +1,7 @@
 /**
  * The sums of outcome rows that an experiment arm's or a route's figures are made of (ArmSums, but
- * the runs, which each counts its own way), as select columns over `task_outcomes`.
+ * the runs, which each counts its own way), as select columns over `task_outcomes`; and the runs as
+ * the outcome rows count them (the scorecards' and the route advice's).
  */
 import { sql } from 'drizzle-orm';
 import { taskOutcomes } from './schema.js';
@@ -18,5 +19,13 @@ export function outcomeSums() {
     cost: sql<number>`coalesce(sum(${o.costUsd}), 0)::float8`,
     accepted: sql<number>`count(*) filter (where ${done})::int`,
     accepted_cost: sql<number>`coalesce(sum(${o.costUsd}) filter (where ${done}), 0)::float8`,
+  };
+}
+
+export function outcomeRunSums() {
+  const o = taskOutcomes;
+  return {
+    runs: sql<number>`coalesce(sum(${o.runs}), 0)::int`,
+    failed_on_start: sql<number>`coalesce(sum(${o.runsFailedOnStart}), 0)::int`,
   };
 }
