@@ -34,7 +34,7 @@ async function api(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknow
 }
 
 /**
- * `count` developer tasks ended `days` ago on `model` (the claude CLI), `passed` of them through QA
+ * `count` developer tasks ended two days ago on `model` (the claude CLI), `passed` of them through QA
  * the first time, each costing `cost` and accepted. Outcome rows are what the keeper folds from the
  * record; here they are written as such (the fold itself is proven by the scripted company's files).
  */
@@ -53,12 +53,9 @@ async function ended(model: string, count: number, passed: number, cost: number)
 }
 
 const advice = async () =>
-  (
-    (await api('GET', '/api/notifications?limit=50')).json.notifications as {
-      subject: string;
-      body: string;
-    }[]
-  ).filter((card) => card.subject.startsWith('The developer role could run on'));
+  (await api('GET', '/api/notifications?limit=50')).json.notifications.filter((card) =>
+    card.subject.startsWith('The developer role could run on'),
+  );
 
 describe('route advice from the scorecards', () => {
   it('tells the CEO once of a route as good and cheaper, with the numbers', async () => {
