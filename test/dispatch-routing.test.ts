@@ -7,10 +7,13 @@
  * event on the bus wakes the dispatcher without waiting for its interval, and a stream of wakes runs
  * a pass every quarter second at most.
  */
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PassSummary, WAKE_SPACING_MS } from '../src/modules/dispatch/index.js';
 import { type DispatchTestApp, startDispatchApp } from '../src/modules/dispatch/test-dispatch-app.js';
+import { agentRuns } from '../src/modules/runtime/schema.js';
+import { LOST_RUN_AFTER_MS } from '../src/modules/runtime/supervisor.js';
 import { eventually } from '../src/modules/runtime/test-fake-agents.js';
 import { tasks } from '../src/modules/tasks/schema.js';
 import { json } from './support/app.js';
@@ -83,6 +86,45 @@ describe('pending work', () => {
     await t.runLoop('dispatch.tick');
     expect(running().map((run) => [run.agentSlug, run.taskId])).toEqual([['fe-dev-2', fresh.id]]);
     expect((await t.task(held.id)).status).toBe('blocked');
+  });
+});
+
+describe('one run per agent in the cluster', () => {
+  it('spawns nothing for an agent whose run another replica vouches for, until that run is lost', async () => {
+    const owned = await t.insertTask({
+      team: 'frontend',
+      status: 'in_progress',
+      assignedTo: t.idOf('fe-dev-1'),
+      activeClaimantId: t.idOf('fe-dev-1'),
+    });
+    // A run of fe-dev-1 that another replica started and still vouches for (this one does not run it).
+    const elsewhere = randomUUID();
+    await t.platform.database.db.insert(agentRuns).values({
+      id: elsewhere,
+      agentId: t.idOf('fe-dev-1'),
+      taskId: owned.id,
+      runtime: 'process',
+      provider: 'custom',
+      startedAt: new Date(),
+      seenAt: new Date(),
+    });
+    await t.runLoop('dispatch.tick');
+    expect(running()).toEqual([]);
+    expect((await lastPass()).last_pass.skipped).toContainEqual({
+      task_id: owned.id,
+      reason: 'fe-dev-1 is running',
+    });
+
+    // Its replica stopped vouching for it long enough ago: the run is lost, and fe-dev-1 is spawned here.
+    await t.platform.database.db
+      .update(agentRuns)
+      .set({
+        startedAt: new Date(Date.now() - 2 * LOST_RUN_AFTER_MS),
+        seenAt: new Date(Date.now() - LOST_RUN_AFTER_MS - 1000),
+      })
+      .where(eq(agentRuns.id, elsewhere));
+    await t.runLoop('dispatch.tick');
+    expect(runOf('fe-dev-1')).toMatchObject({ taskId: owned.id });
   });
 });
 

@@ -13,6 +13,7 @@ import { messageOf } from '../../platform/message-of.js';
 import type { AgentsService } from '../agents/index.js';
 import type { TaskStatus } from '../lifecycle/index.js';
 import type { NotificationsService } from '../notifications/index.js';
+import { liveRunAgents } from '../runtime/index.js';
 import { heldTasksByAgent, SYSTEM_ACTOR, type TasksService } from '../tasks/index.js';
 import type { UsageService } from '../usage/index.js';
 import { alertCeo } from './actions.js';
@@ -60,6 +61,7 @@ export interface PassDeps {
   tracker: RespawnTracker;
   respawnLimit: number;
   rootGateReviewer: string;
+  /** Whether the agent runs on this replica (a run on another one is read from `agent_runs`). */
   isRunning(agentId: string): boolean;
   isUnavailable(agentId: string): boolean;
   /** Agents whose provider is parked (rate limited), with the provider: nothing is started for them. */
@@ -93,13 +95,14 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     errors: [],
     aborted: null,
   };
-  const [candidates, held, budgets, roster, parked, company] = await Promise.all([
+  const [candidates, held, budgets, roster, parked, company, runningSomewhere] = await Promise.all([
     loadCandidates(deps.db),
     heldTasksByAgent(deps.db),
     projectBudgets(deps.db, deps.usage, startedAt),
     deps.agents.list(),
     deps.parkedAgents?.() ?? new Map<string, string>(),
     deps.usage.companyMonthBudget(startedAt),
+    liveRunAgents(deps.db, startedAt),
   ]);
   summary.considered = candidates.length;
   const stalled = new Set<string>();
@@ -124,7 +127,8 @@ export async function dispatchPass(deps: PassDeps, signal: AbortSignal): Promise
     }));
   const { routes, skipped } = routeWork(candidates, {
     agents,
-    isRunning: deps.isRunning,
+    // An agent runs one run at a time in the whole cluster: its run on another replica counts.
+    isRunning: (agentId) => deps.isRunning(agentId) || runningSomewhere.has(agentId),
     isUnavailable: deps.isUnavailable,
     parkedOn: (agentId) => parked.get(agentId),
     busyWith: held,

@@ -40,7 +40,7 @@ export type {
 export { RUNTIME_KINDS } from './contract.js';
 export type { AgentLifecycle, AgentOutput } from './events.js';
 export { LOST_RUNS_LOOP, TRANSCRIPT_PRUNE_LOOP } from './loops.js';
-export { hasLiveRun, openRunProvider, openRuns } from './open-runs.js';
+export { hasLiveRun, liveRunAgents, openRunProvider, openRuns } from './open-runs.js';
 export {
   type AgentModelRoute,
   DEFAULT_KILL_GRACE_SECONDS,

@@ -1,6 +1,6 @@
 /**
  * Named reads of the open agent runs (on any replica) for other modules: which agents run now and
- * through which agent CLI, and whether a run of an agent is still vouched for.
+ * through which agent CLI, and which agents' runs are still vouched for.
  */
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
@@ -26,19 +26,28 @@ export async function openRunProvider(db: Db, agentId: string): Promise<string |
   return run?.provider ?? null;
 }
 
+/** An open run some replica vouched for within LOST_RUN_AFTER_MS of `now`. */
+const vouchedFor = (now: Date) =>
+  and(
+    isNull(agentRuns.endedAt),
+    gt(
+      sql`coalesce(${agentRuns.seenAt}, ${agentRuns.startedAt})`,
+      new Date(now.getTime() - LOST_RUN_AFTER_MS),
+    ),
+  );
+
 /** Whether an open run of the agent was vouched for (by any replica) within LOST_RUN_AFTER_MS of `now`. */
 export async function hasLiveRun(db: Db, agentId: string, now: Date): Promise<boolean> {
-  const since = new Date(now.getTime() - LOST_RUN_AFTER_MS);
   const rows = await db
     .select({ id: agentRuns.id })
     .from(agentRuns)
-    .where(
-      and(
-        eq(agentRuns.agentId, agentId),
-        isNull(agentRuns.endedAt),
-        gt(sql`coalesce(${agentRuns.seenAt}, ${agentRuns.startedAt})`, since),
-      ),
-    )
+    .where(and(eq(agentRuns.agentId, agentId), vouchedFor(now)))
     .limit(1);
   return rows.length > 0;
+}
+
+/** The agents with an open run some replica vouches for: each runs one run at a time, cluster-wide. */
+export async function liveRunAgents(db: Db, now: Date): Promise<Set<string>> {
+  const rows = await db.selectDistinct({ agentId: agentRuns.agentId }).from(agentRuns).where(vouchedFor(now));
+  return new Set(rows.map((row) => row.agentId));
 }
