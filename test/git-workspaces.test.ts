@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openRepo, showFileAt } from '../src/platform/git/index.js';
+import { gitText, openRepo, showFileAt } from '../src/platform/git/index.js';
 import { commitToRemote, seedBareRemote } from '../src/platform/git/test-support.js';
 import { beDev, bePm, beQa, ceo, mainPm, short, useWorkspaceFixture } from './git-workspaces-fixture.js';
 
@@ -253,6 +253,40 @@ describe('commits', () => {
     });
     expect(republished.committed).toBe(false);
     expect(await fx.tip(remote, task.branchName!)).toBe(republished.sha);
+  });
+
+  it('puts its commit on top of another author’s push to the branch, and names the files when they conflict', async () => {
+    const { remote, project, ws, task, space } = await leafWorkspace();
+    const beDoc = { slug: 'be-doc', role: 'documenter', team: 'backend' } as const;
+    const doc = await ws.prepareTaskWorkspace({ task, project, agent: beDoc });
+    writeFileSync(join(doc.path, 'guide.md'), '# Guide\n');
+    const documented = await ws.commit({
+      task,
+      project,
+      agent: beDoc,
+      message: 'Document the rate limiter module',
+    });
+    // The developer's worktree predates that push: its commit is rebased onto it and pushed.
+    writeFileSync(join(space.path, 'limiter.ts'), 'export {};\n');
+    const made = await ws.commit({ task, project, agent: beDev, message: 'Add the rate limiter module' });
+    expect(await fx.tip(remote, task.branchName!)).toBe(made.sha);
+    const tree = openRepo(fx.runner, space.path);
+    expect(await gitText(tree, ['rev-parse', `${made.sha}~1`])).toBe(documented.sha);
+    expect(existsSync(join(space.path, 'guide.md'))).toBe(true);
+
+    // Both change one file: refused, naming it, and the developer's commit stays as it was.
+    await ws.prepareTaskWorkspace({ task, project, agent: beDoc });
+    writeFileSync(join(doc.path, 'limiter.ts'), 'export const docs = 1;\n');
+    const theirs = await ws.commit({ task, project, agent: beDoc, message: 'Fix the rate limiter example' });
+    writeFileSync(join(space.path, 'limiter.ts'), 'export const limit = 10;\n');
+    await expect(
+      ws.commit({ task, project, agent: beDev, message: 'Set the default request limit' }),
+    ).rejects.toMatchObject({ code: 'push_rejected', details: { conflicts: ['limiter.ts'] } });
+    expect(await fx.tip(remote, task.branchName!)).toBe(theirs.sha);
+    expect(await gitText(tree, ['log', '-1', '--format=%s'])).toBe(
+      `[${short(task.id)}] Set the default request limit`,
+    );
+    expect(await gitText(tree, ['status', '--porcelain'])).toBe('');
   });
 
   it('refreshes a reader workspace to the branch tip after the author pushes again', async () => {

@@ -2,7 +2,8 @@
  * The `commit` tool's git side: in the agent's worktree of the task, stage everything (or the
  * files named), commit under the agent's name with the validated `[id8] ` message, and publish
  * the task branch to the remote through the mirror. Commits left unpublished by an earlier
- * failed push are published by the next call even when nothing new is staged.
+ * failed push are published by the next call even when nothing new is staged; a push the remote
+ * refuses because the branch moved is retried once on top of it (the agent's commits rebased).
  */
 import { existsSync } from 'node:fs';
 import {
@@ -10,6 +11,7 @@ import {
   diffFiles,
   fetchRemote,
   type GitRepo,
+  gitRaw,
   gitText,
   hasStagedChanges,
   openRepo,
@@ -96,9 +98,18 @@ export async function commitTaskWork(ctx: WorkspaceContext, input: CommitInput):
       `write your changes under ${path} first`,
     );
   }
-  await publishTaskBranch(ctx, project, clone, branch, signal);
+  try {
+    await publishTaskBranch(ctx, project, clone, branch, signal);
+  } catch (error) {
+    // Someone else pushed to the branch (another author of the task, or a run of this agent elsewhere):
+    // the agent's commits go on top of theirs when they apply cleanly, and the branch is pushed again.
+    if (!(error instanceof WorkspaceError) || error.code !== 'push_rejected') throw error;
+    await rebaseOntoRemote(ctx, project, tree, clone, branch, input.agent, error);
+    await publishTaskBranch(ctx, project, clone, branch, signal);
+  }
   return {
-    sha: made?.sha ?? (await gitText(tree, ['rev-parse', 'HEAD'])),
+    // The tip as pushed: the new commit, or where a rebase onto the remote's branch put it.
+    sha: await gitText(tree, ['rev-parse', 'HEAD']),
     branch,
     subject: made ? prepared.subject : null,
     files: made?.files ?? [],
@@ -123,6 +134,52 @@ export async function publishTaskBranch(
       throw gitFailed(error, 'updating the clone after the push');
     }),
   );
+}
+
+/**
+ * Replays the worktree's own commits onto the remote's branch (uncommitted changes kept aside and
+ * put back). A conflict leaves the worktree as it was and answers `rejected`, naming the files.
+ */
+async function rebaseOntoRemote(
+  ctx: WorkspaceContext,
+  project: WorkspaceProject,
+  tree: GitRepo,
+  clone: string,
+  branch: string,
+  agent: WorkspaceAgent,
+  rejected: WorkspaceError,
+): Promise<void> {
+  await ctx.queue.run(clone, async () => {
+    try {
+      await fetchRemote(openRepo(ctx.runner, clone), {
+        remote: ctx.mirrors.path(project),
+        refspecs: [`+refs/heads/${branch}:refs/remotes/origin/${branch}`],
+      });
+      const sign = ctx.signing
+        ? [ctx.signing.keyId ? `--gpg-sign=${ctx.signing.keyId}` : '--gpg-sign']
+        : ['--no-gpg-sign'];
+      const rebased = await gitRaw(
+        tree,
+        ['rebase', '--quiet', '--autostash', ...sign, `refs/remotes/origin/${branch}`],
+        { identity: agentIdentity(agent), gnupgHome: ctx.signing?.gnupgHome, okExitCodes: [1] },
+      );
+      if (rebased.exitCode === 0) return;
+      const conflicted = await gitText(tree, ['diff', '--name-only', '--diff-filter=U']);
+      await gitRaw(tree, ['rebase', '--abort'], { okExitCodes: [128] });
+      throw new WorkspaceError(
+        'invalid_state',
+        'push_rejected',
+        `${rejected.message}, and this workspace's commits conflict with them`,
+        {
+          ...(rejected.details as Record<string, unknown>),
+          conflicts: conflicted.split('\n').filter(Boolean),
+        },
+        rejected.remediate,
+      );
+    } catch (error) {
+      throw gitFailed(error, 'rebasing onto the remote branch');
+    }
+  });
 }
 
 /** Whether HEAD has commits no remote branch has (an earlier push failed). */
