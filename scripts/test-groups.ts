@@ -5,7 +5,7 @@
  *   tsx scripts/test-groups.ts check-store-log <log>   exit 1 when a file that opened stores is not
  *                                                       in the PostgreSQL + Redis pass (nor a browser test)
  *   tsx scripts/test-groups.ts slowest <vitest.json> [n]   the n slowest files of a run (default 15)
- *   tsx scripts/test-groups.ts failures <vitest.json>      the tests that failed, with their first message line
+ *   tsx scripts/test-groups.ts failures <vitest.json>      the tests that failed, with their messages (at most 30 lines each)
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -26,18 +26,22 @@ interface VitestJson {
 
 const relative = (path: string) => (path.startsWith(root) ? path.slice(root.length) : path);
 /**
- * A failure's telling lines: its first (a timeout's message starts with vitest's STACK_TRACE_ERROR
- * placeholder, skipped) and, when the assertion's own "expected …" comes later (after a custom
- * message), that one too.
+ * A failure's telling lines: its message (a timeout's starts with vitest's STACK_TRACE_ERROR
+ * placeholder, skipped) up to the diff or the stack, at most 30 lines — a custom message that says
+ * what a test was waiting on is read whole — and, when the assertion's own "expected …" comes
+ * after it, that one too.
  */
-const firstLine = (text = '') => {
+const tellingLines = (text = '') => {
   const lines = text
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line && !line.includes('STACK_TRACE_ERROR'));
-  const first = lines[0] ?? '';
+  const end = lines.findIndex((line) => /^(- Expected|\+ Received|❯ |at )/.test(line));
+  const message = lines.slice(0, end === -1 ? lines.length : end);
+  const told = message.slice(0, 30).map((line) => line.slice(0, 400));
   const expected = lines.find((line) => /\bexpected\b/.test(line));
-  return (expected && expected !== first ? `${first} … ${expected}` : first).slice(0, 400);
+  if (expected && !told.includes(expected.slice(0, 400))) told.push(expected.slice(0, 400));
+  return told.join('\n      ');
 };
 
 const [command, argument, count] = process.argv.slice(2);
@@ -75,10 +79,10 @@ if (command === 'list' && argument && argument in groups) {
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
     // A file that failed outside its tests (an import error, a hook) has no failed test to name.
     if (file.status === 'failed' && failed.length === 0) {
-      console.log(`  ${relative(file.name)}: ${firstLine(file.message)}`);
+      console.log(`  ${relative(file.name)}: ${tellingLines(file.message)}`);
     }
     for (const test of failed) {
-      console.log(`  ${relative(file.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      console.log(`  ${relative(file.name)} > ${test.fullName}: ${tellingLines(test.failureMessages?.[0])}`);
     }
   }
 } else {

@@ -111,10 +111,28 @@ describe.skipIf(!testDatabaseUrl || !testRedisUrl)(
           ),
         );
         const tail = (text: string) => text.split('\n').slice(-40).join('\n');
+        // What the open tasks' last runs printed, and their last audit rows.
+        const runs = await rows<{
+          title: string;
+          slug: string;
+          outcome: string | null;
+          said: string | null;
+        }>(sql`
+          select t.title, g.slug, r.outcome,
+            (select string_agg(c.text, '' order by c.seq) from agent_transcript_chunks c where c.run_id = r.id) as said
+          from agent_runs r join tasks t on t.id = r.task_id join agents g on g.id = r.agent_id
+          where t.status not in ('completed', 'cancelled') order by r.started_at desc limit 6`);
+        const audit = await rows<{ title: string; action: string; actor_role: string | null }>(sql`
+          select t.title, e.action, e.actor_role from task_events e join tasks t on t.id = e.task_id
+          where t.status not in ('completed', 'cancelled') order by e.id desc limit 12`);
         return [
           'roots not at the CEO yet',
           ...tasks.map((task) => `${task.status.padEnd(24)} ${task.title}`),
           `stalled: ${stalled.join(' | ')}`,
+          ...audit.map((row) => `audit: ${row.title} · ${row.action} by ${row.actor_role}`),
+          ...runs.map(
+            (run) => `run of ${run.slug} on ${run.title} (${run.outcome}): ${run.said?.slice(-1500)}`,
+          ),
           tail(first.output()),
           tail(second.output()),
         ].join('\n');
