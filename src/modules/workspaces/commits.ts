@@ -11,11 +11,11 @@ import {
   diffFiles,
   fetchRemote,
   type GitRepo,
-  gitRaw,
   gitText,
   hasStagedChanges,
   openRepo,
   openWorktree,
+  rebaseOnto,
   stage,
 } from '../../platform/git/index.js';
 import { prepareCommitMessage } from './commit-message.js';
@@ -155,25 +155,16 @@ async function rebaseOntoRemote(
         remote: ctx.mirrors.path(project),
         refspecs: [`+refs/heads/${branch}:refs/remotes/origin/${branch}`],
       });
-      const sign = ctx.signing
-        ? [ctx.signing.keyId ? `--gpg-sign=${ctx.signing.keyId}` : '--gpg-sign']
-        : ['--no-gpg-sign'];
-      const rebased = await gitRaw(
-        tree,
-        ['rebase', '--quiet', '--autostash', ...sign, `refs/remotes/origin/${branch}`],
-        { identity: agentIdentity(agent), gnupgHome: ctx.signing?.gnupgHome, okExitCodes: [1] },
-      );
-      if (rebased.exitCode === 0) return;
-      const conflicted = await gitText(tree, ['diff', '--name-only', '--diff-filter=U']);
-      await gitRaw(tree, ['rebase', '--abort'], { okExitCodes: [128] });
+      const rebased = await rebaseOnto(tree, `refs/remotes/origin/${branch}`, {
+        identity: agentIdentity(agent),
+        sign: ctx.signing,
+      });
+      if (rebased.outcome === 'rebased') return;
       throw new WorkspaceError(
         'invalid_state',
         'push_rejected',
         `${rejected.message}, and this workspace's commits conflict with them`,
-        {
-          ...(rejected.details as Record<string, unknown>),
-          conflicts: conflicted.split('\n').filter(Boolean),
-        },
+        { ...(rejected.details as Record<string, unknown>), conflicts: rebased.files },
         rejected.remediate,
       );
     } catch (error) {

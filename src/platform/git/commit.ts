@@ -43,12 +43,15 @@ export interface CommitOptions {
   only?: readonly string[];
 }
 
+/** The flag that signs (or does not sign) the commits a command makes. */
+export const signFlag = (sign?: CommitOptions['sign']) =>
+  sign ? (sign.keyId ? `--gpg-sign=${sign.keyId}` : '--gpg-sign') : '--no-gpg-sign';
+
 /** Commits what is staged; answers the new commit's sha. */
 export async function commitStaged(repo: GitRepo, options: CommitOptions): Promise<string> {
   const args = ['commit', '--quiet', '--no-verify', '--file=-'];
   if (options.allowEmpty) args.push('--allow-empty');
-  if (options.sign) args.push(options.sign.keyId ? `--gpg-sign=${options.sign.keyId}` : '--gpg-sign');
-  else args.push('--no-gpg-sign');
+  args.push(signFlag(options.sign));
   if (options.only && options.only.length > 0) args.push('--only', '--', ...options.only);
   await gitRaw(repo, args, {
     identity: options.author,

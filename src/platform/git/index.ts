@@ -28,7 +28,15 @@ export {
   unifiedDiff,
 } from './history.js';
 export { KeyedQueue } from './keyed-queue.js';
-export { dryRunMerge, type MergeMethod, type MergeOptions, type MergeOutcome, mergeInto } from './merge.js';
+export {
+  dryRunMerge,
+  type MergeMethod,
+  type MergeOptions,
+  type MergeOutcome,
+  mergeInto,
+  type RebaseOutcome,
+  rebaseOnto,
+} from './merge.js';
 export {
   createTag,
   deleteRemoteBranch,

@@ -1,9 +1,9 @@
 /**
  * Merging a branch into the checked-out one: a squash (one new commit) or a merge commit
- * (`--no-ff`). A conflict leaves the working tree as it was before and answers the conflicted
+ * (`--no-ff`); rebasing the checked-out branch onto another. A conflict leaves the working tree as it was before and answers the conflicted
  * files; a source already contained in the target answers `up_to_date`.
  */
-import { commitStaged, hasStagedChanges } from './commit.js';
+import { type CommitOptions, commitStaged, hasStagedChanges, signFlag } from './commit.js';
 import type { GitIdentity } from './env.js';
 import { GitError } from './errors.js';
 import { assertRef, type GitRepo, gitRaw, gitText } from './repo.js';
@@ -56,6 +56,30 @@ export async function mergeInto(repo: GitRepo, options: MergeOptions): Promise<M
   }
   const sha = await commitStaged(repo, { message: options.message, author: options.identity });
   return { outcome: 'merged', sha };
+}
+
+export type RebaseOutcome = { outcome: 'rebased' } | { outcome: 'conflict'; files: string[] };
+
+/**
+ * Replays the checked-out branch's own commits onto `upstream`, as `identity` (uncommitted changes
+ * set aside and put back). A conflict aborts the rebase, leaving the branch as it was, and answers
+ * the conflicted files.
+ */
+export async function rebaseOnto(
+  repo: GitRepo,
+  upstream: string,
+  options: { identity: GitIdentity; sign?: CommitOptions['sign'] },
+): Promise<RebaseOutcome> {
+  const args = ['rebase', '--quiet', '--autostash', signFlag(options.sign), '--end-of-options'];
+  const result = await gitRaw(repo, [...args, assertRef(upstream, 'rebase upstream')], {
+    identity: options.identity,
+    gnupgHome: options.sign?.gnupgHome,
+    okExitCodes: [1],
+  });
+  if (result.exitCode === 0) return { outcome: 'rebased' };
+  const files = await conflictedFiles(repo);
+  await gitRaw(repo, ['rebase', '--abort'], { okExitCodes: [128] });
+  return { outcome: 'conflict', files };
 }
 
 async function conflictedFiles(repo: GitRepo): Promise<string[]> {
