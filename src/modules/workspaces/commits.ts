@@ -127,13 +127,24 @@ export async function publishTaskBranch(
 ): Promise<void> {
   await ctx.mirrors.publish(project, clone, branch, signal);
   await ctx.queue.run(clone, () =>
-    fetchRemote(openRepo(ctx.runner, clone, { signal }), {
-      remote: ctx.mirrors.path(project),
-      refspecs: [`+refs/heads/${branch}:refs/remotes/origin/${branch}`],
-    }).catch((error: unknown) => {
+    fetchBranchFromMirror(ctx, project, clone, branch, signal).catch((error: unknown) => {
       throw gitFailed(error, 'updating the clone after the push');
     }),
   );
+}
+
+/** Brings the clone's view of `branch` (`origin/<branch>`) level with the mirror. */
+function fetchBranchFromMirror(
+  ctx: WorkspaceContext,
+  project: WorkspaceProject,
+  clone: string,
+  branch: string,
+  signal?: AbortSignal,
+) {
+  return fetchRemote(openRepo(ctx.runner, clone, { signal }), {
+    remote: ctx.mirrors.path(project),
+    refspecs: [`+refs/heads/${branch}:refs/remotes/origin/${branch}`],
+  });
 }
 
 /**
@@ -151,10 +162,7 @@ async function rebaseOntoRemote(
 ): Promise<void> {
   await ctx.queue.run(clone, async () => {
     try {
-      await fetchRemote(openRepo(ctx.runner, clone), {
-        remote: ctx.mirrors.path(project),
-        refspecs: [`+refs/heads/${branch}:refs/remotes/origin/${branch}`],
-      });
+      await fetchBranchFromMirror(ctx, project, clone, branch);
       const rebased = await rebaseOnto(tree, `refs/remotes/origin/${branch}`, {
         identity: agentIdentity(agent),
         sign: ctx.signing,
